@@ -1,0 +1,54 @@
+# retryscope: measure page-fault retries and mmap_lock fallbacks, stock vs
+# the VM_FAULT_RETRY_VMA series.  See README.md.
+#
+#   make compare   set up, build both kernels, run the scenarios, write the report
+#   make check     the test suite (ends with "N passed, N failed")
+
+SHELL := /bin/bash
+BASE ?= 7.3
+KDIR ?= $(CURDIR)/build/obj/$(BASE)-stock-x86_64
+VARIANTS ?= stock patched
+
+.PHONY: all setup kernels module tools check compare bench check-arches check-series clean help
+
+all: kernels module tools
+
+help:
+	@sed -n '1,8p' Makefile
+
+setup:
+	scripts/setup
+
+kernels: setup
+	scripts/build-kernel --base $(BASE) --variant stock
+	scripts/build-kernel --base $(BASE) --variant patched
+
+# The module against KDIR (default: the lab's stock kernel); for your own
+# kernel: make module KDIR=/lib/modules/$(uname -r)/build
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tools:
+	$(MAKE) -C tools
+
+check:
+	tests/run
+
+compare:
+	scripts/compare --variants "$(VARIANTS)"
+
+bench:
+	scripts/bench
+
+check-series:
+	scripts/check-series --base 7.3
+	scripts/check-series --base 6.12
+
+check-arches:
+	scripts/check-arches --base 7.3
+	scripts/check-arches --base 6.12
+
+clean:
+	rm -rf build/mod build/check build/vm
+	-$(MAKE) -C tools clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
