@@ -1,0 +1,451 @@
+/* rs-trace: read a trace-cmd trace.dat (libtracecmd + libtraceevent) and
+ * write what retryscope needs from it as JSON (json-c).
+ *
+ *   rs-trace TRACE.DAT [--comm-prefix fl-] [-o trace.json]
+ *
+ * mmap_lock events are paired into acquisitions and waits by lockpair.c;
+ * retryscope:retryscope_fault_retry / retryscope_mmap_fallback are counted
+ * by cause; every other event is counted by name.  Fields are read by name
+ * (tep_find_field + tep_read_number_field); an event or field missing from
+ * the trace's formats is reported as null, not as zero.
+ */
+#include "lockpair.h"
+
+#include <errno.h>
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <trace-cmd.h>
+
+#define NCAUSE 7 /* 0..5 named, 6 = unknown */
+static const char *const cause_name[NCAUSE] = {
+	"none", "vma_abort", "file_io", "swap_io", "other_retry", "no_vma_lock", "unknown",
+};
+
+enum ev { EV_START, EV_ACQUIRE, EV_RELEASED, EV_RETRY, EV_FALLBACK, EV_N };
+static const char *const ev_sys[EV_N] = {
+	"mmap_lock", "mmap_lock", "mmap_lock", "retryscope", "retryscope",
+};
+static const char *const ev_name[EV_N] = {
+	"mmap_lock_start_locking", "mmap_lock_acquire_returned", "mmap_lock_released",
+	"retryscope_fault_retry", "retryscope_mmap_fallback",
+};
+
+enum fld { F_WRITE, F_SUCCESS, F_ADDRESS, F_CAUSE, F_FLAGS, F_RET, F_ATTEMPT, F_KEPT, F_N };
+static const char *const fld_name[F_N] = {
+	"write", "success", "address", "cause", "flags", "ret", "attempt", "kept_vma_lock",
+};
+
+struct retry_stats {
+	uint64_t retries, kept, retry_cause[NCAUSE];
+	uint64_t fallbacks, fallback_cause[NCAUSE];
+	uint64_t max_attempt;
+};
+
+struct comm_stats {
+	char name[32];
+	struct lp_stats s;
+};
+
+struct ctx {
+	struct tep_handle *tep;
+	struct lp_tracker *lp;
+	const char *prefix;
+	size_t prefix_len;
+	struct tep_event *ev[EV_N];
+	struct tep_format_field *f[EV_N][F_N];
+	int pair_ok; /* start/acquire have the write field */
+	uint64_t *count;   /* by event id */
+	int max_id;
+	uint64_t events_total, unknown_events;
+	uint64_t lost_events;
+	int lost_unknown;
+	struct lp_stats all, workload;
+	struct comm_stats *comms;
+	size_t ncomms, capcomms;
+	struct retry_stats r_work, r_all;
+	int oom;
+};
+
+static int is_workload(const struct ctx *c, const char *comm)
+{
+	return comm && strncmp(comm, c->prefix, c->prefix_len) == 0;
+}
+
+/* Class of a comm: the comm without a trailing thread number, so that
+ * fl-io-3, fl-io3 and fl-io all count as fl-io. */
+static void comm_class(const char *comm, char *out, size_t outsz)
+{
+	size_t n = strlen(comm);
+	if (n >= outsz)
+		n = outsz - 1;
+	memcpy(out, comm, n);
+	out[n] = 0;
+	size_t k = n;
+	while (k > 0 && out[k - 1] >= '0' && out[k - 1] <= '9')
+		k--;
+	if (k < n && k > 0 && (out[k - 1] == '-' || out[k - 1] == '_' || out[k - 1] == '.' ||
+			       out[k - 1] == '/' || out[k - 1] == ':'))
+		k--;
+	if (k > 0)
+		out[k] = 0;
+}
+
+static struct lp_stats *comm_stats(struct ctx *c, const char *comm)
+{
+	char cls[32];
+	comm_class(comm, cls, sizeof(cls));
+	for (size_t i = 0; i < c->ncomms; i++)
+		if (strcmp(c->comms[i].name, cls) == 0)
+			return &c->comms[i].s;
+	if (c->ncomms == c->capcomms) {
+		size_t nc = c->capcomms ? c->capcomms * 2 : 16;
+		struct comm_stats *n = realloc(c->comms, nc * sizeof(*n));
+		if (!n) {
+			c->oom = 1;
+			return NULL;
+		}
+		c->comms = n;
+		c->capcomms = nc;
+	}
+	struct comm_stats *cs = &c->comms[c->ncomms++];
+	memset(cs, 0, sizeof(*cs));
+	snprintf(cs->name, sizeof(cs->name), "%s", cls);
+	return &cs->s;
+}
+
+/* Read field f of event e; returns 0 and sets *v, or -1 if absent. */
+static int rd(struct ctx *c, int e, int f, struct tep_record *rec, unsigned long long *v)
+{
+	struct tep_format_field *fld = c->f[e][f];
+	if (!fld)
+		return -1;
+	return tep_read_number_field(fld, rec->data, v) ? -1 : 0;
+}
+
+static void do_lock(struct ctx *c, int e, struct tep_record *rec, int pid, const char *comm)
+{
+	unsigned long long w = 0, ok = 1;
+	if (!c->pair_ok || rd(c, e, F_WRITE, rec, &w))
+		return;
+	struct lp_outcome o;
+	if (e == EV_START) {
+		o = lp_start(c->lp, pid, w != 0, rec->ts);
+	} else {
+		if (c->f[e][F_SUCCESS])
+			rd(c, e, F_SUCCESS, rec, &ok);
+		o = lp_acquire(c->lp, pid, w != 0, ok != 0, rec->ts);
+	}
+	lp_account(&c->all, &o);
+	if (is_workload(c, comm)) {
+		lp_account(&c->workload, &o);
+		struct lp_stats *cs = comm_stats(c, comm);
+		if (cs)
+			lp_account(cs, &o);
+	}
+}
+
+static void do_retry(struct ctx *c, int e, struct tep_record *rec, const char *comm)
+{
+	unsigned long long cause = 0, attempt = 0, kept = 0;
+	int have_cause = rd(c, e, F_CAUSE, rec, &cause) == 0;
+	int have_attempt = rd(c, e, F_ATTEMPT, rec, &attempt) == 0;
+	int have_kept = e == EV_RETRY && rd(c, e, F_KEPT, rec, &kept) == 0;
+	size_t ci = !have_cause ? NCAUSE - 1 : cause < NCAUSE - 1 ? (size_t)cause : NCAUSE - 1;
+	struct retry_stats *rs[2] = { &c->r_all, is_workload(c, comm) ? &c->r_work : NULL };
+
+	for (int i = 0; i < 2; i++) {
+		struct retry_stats *r = rs[i];
+		if (!r)
+			continue;
+		if (e == EV_RETRY) {
+			r->retries++;
+			r->retry_cause[ci]++;
+			if (have_kept && kept)
+				r->kept++;
+		} else {
+			r->fallbacks++;
+			r->fallback_cause[ci]++;
+		}
+		if (have_attempt && attempt > r->max_attempt)
+			r->max_attempt = attempt;
+	}
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct ctx *c = data;
+	(void)h;
+	(void)cpu;
+	c->events_total++;
+	if (rec->missed_events > 0)
+		c->lost_events += (uint64_t)rec->missed_events;
+	else if (rec->missed_events < 0)
+		c->lost_unknown = 1;
+
+	int id = tep_data_type(c->tep, rec);
+	if (id < 0 || id > c->max_id) {
+		c->unknown_events++;
+		return 0;
+	}
+	c->count[id]++;
+
+	int e;
+	for (e = 0; e < EV_N; e++)
+		if (c->ev[e] && c->ev[e]->id == id)
+			break;
+	if (e == EV_N || e == EV_RELEASED)
+		return 0;
+	int pid = tep_data_pid(c->tep, rec);
+	const char *comm = tep_data_comm_from_pid(c->tep, pid);
+	if (e == EV_START || e == EV_ACQUIRE)
+		do_lock(c, e, rec, pid, comm);
+	else
+		do_retry(c, e, rec, comm);
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+static json_object *j_u64(uint64_t v)
+{
+	return json_object_new_uint64(v);
+}
+
+static json_object *j_mode(const struct lp_mode_stats *m)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "acquire", j_u64(m->acquire));
+	json_object_object_add(o, "trylock", j_u64(m->trylock));
+	json_object_object_add(o, "failed", j_u64(m->failed));
+	json_object_object_add(o, "unpaired_start", j_u64(m->unpaired_start));
+	json_object_object_add(o, "wait_ns_total", j_u64(m->wait_ns_total));
+	json_object_object_add(o, "wait_ns_max", j_u64(m->wait_ns_max));
+	json_object *h = json_object_new_array();
+	for (int i = 0; i < LP_NBUCKETS; i++)
+		json_object_array_add(h, j_u64(m->wait_us_hist[i]));
+	json_object_object_add(o, "wait_us_hist", h);
+	return o;
+}
+
+static json_object *j_lp(const struct lp_stats *s)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "read", j_mode(&s->mode[LP_READ]));
+	json_object_object_add(o, "write", j_mode(&s->mode[LP_WRITE]));
+	return o;
+}
+
+/* The five named causes always; "none" and "unknown" when they occurred. */
+static json_object *j_causes(const uint64_t *v)
+{
+	json_object *o = json_object_new_object();
+	for (int i = 1; i <= 5; i++)
+		json_object_object_add(o, cause_name[i], j_u64(v[i]));
+	if (v[0])
+		json_object_object_add(o, cause_name[0], j_u64(v[0]));
+	if (v[NCAUSE - 1])
+		json_object_object_add(o, cause_name[NCAUSE - 1], j_u64(v[NCAUSE - 1]));
+	return o;
+}
+
+static void j_retry(const struct ctx *c, const struct retry_stats *r, json_object *dst)
+{
+	if (c->ev[EV_FALLBACK] && c->f[EV_FALLBACK][F_CAUSE])
+		json_object_object_add(dst, "fallbacks_by_cause", j_causes(r->fallback_cause));
+	else
+		json_object_object_add(dst, "fallbacks_by_cause", NULL);
+	if (c->ev[EV_RETRY]) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "total", j_u64(r->retries));
+		json_object_object_add(o, "kept_vma_lock",
+				       c->f[EV_RETRY][F_KEPT] ? j_u64(r->kept) : NULL);
+		json_object_object_add(o, "by_cause",
+				       c->f[EV_RETRY][F_CAUSE] ? j_causes(r->retry_cause) : NULL);
+		json_object_object_add(dst, "retries", o);
+	} else {
+		json_object_object_add(dst, "retries", NULL);
+	}
+	int have_attempt = (c->ev[EV_RETRY] && c->f[EV_RETRY][F_ATTEMPT]) ||
+			   (c->ev[EV_FALLBACK] && c->f[EV_FALLBACK][F_ATTEMPT]);
+	json_object_object_add(dst, "max_attempt", have_attempt ? j_u64(r->max_attempt) : NULL);
+}
+
+static int cmp_comm(const void *a, const void *b)
+{
+	return strcmp(((const struct comm_stats *)a)->name, ((const struct comm_stats *)b)->name);
+}
+
+static json_object *build_json(struct ctx *c, const char *path, int cpus)
+{
+	json_object *root = json_object_new_object();
+	json_object_object_add(root, "tool", json_object_new_string("rs-trace"));
+	json_object_object_add(root, "version", json_object_new_int(1));
+	json_object_object_add(root, "trace", json_object_new_string(path));
+	json_object_object_add(root, "cpus", json_object_new_int(cpus));
+	json_object_object_add(root, "comm_prefix", json_object_new_string(c->prefix));
+	json_object_object_add(root, "events_total", j_u64(c->events_total));
+	json_object_object_add(root, "lost_events", j_u64(c->lost_events));
+	json_object_object_add(root, "lost_events_unknown", json_object_new_boolean(c->lost_unknown));
+
+	/* events: every event that occurred, plus the events of interest
+	 * (null when the trace does not know them, 0 when none occurred). */
+	json_object *ev = json_object_new_object();
+	for (int e = 0; e < EV_N; e++) {
+		char name[128];
+		snprintf(name, sizeof(name), "%s:%s", ev_sys[e], ev_name[e]);
+		json_object_object_add(ev, name, c->ev[e] ? j_u64(c->count[c->ev[e]->id]) : NULL);
+	}
+	int n = tep_get_events_count(c->tep);
+	for (int i = 0; i < n; i++) {
+		struct tep_event *te = tep_get_event(c->tep, i);
+		if (!te || te->id < 0 || te->id > c->max_id || !c->count[te->id])
+			continue;
+		char name[256];
+		snprintf(name, sizeof(name), "%s:%s", te->system, te->name);
+		if (!json_object_object_get_ex(ev, name, NULL))
+			json_object_object_add(ev, name, j_u64(c->count[te->id]));
+	}
+	json_object_object_add(root, "events", ev);
+
+	if (c->ev[EV_ACQUIRE] && c->pair_ok) {
+		json_object *ml = json_object_new_object();
+		json_object_object_add(ml, "workload", j_lp(&c->workload));
+		json_object_object_add(ml, "all", j_lp(&c->all));
+		qsort(c->comms, c->ncomms, sizeof(*c->comms), cmp_comm);
+		json_object *bc = json_object_new_object();
+		for (size_t i = 0; i < c->ncomms; i++)
+			json_object_object_add(bc, c->comms[i].name, j_lp(&c->comms[i].s));
+		json_object_object_add(ml, "by_comm", bc);
+		json_object_object_add(ml, "pending_start_at_end", j_u64(lp_pending(c->lp)));
+		json_object_object_add(ml, "have_start_locking",
+				       json_object_new_boolean(c->ev[EV_START] != NULL));
+		json_object_object_add(root, "mmap_lock", ml);
+	} else {
+		json_object_object_add(root, "mmap_lock", NULL);
+	}
+
+	j_retry(c, &c->r_work, root);
+	json_object *all = json_object_new_object();
+	j_retry(c, &c->r_all, all);
+	json_object_object_add(root, "retryscope_all", all);
+	return root;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rs-trace TRACE.DAT [--comm-prefix PREFIX] [-o trace.json]\n"
+		   "  reads a trace-cmd trace.dat and writes JSON (stdout by default)\n"
+		   "  --comm-prefix  comm prefix of the workload's tasks (default fl-)\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL, *prefix = "fl-";
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--comm-prefix") && i + 1 < argc) {
+			prefix = argv[++i];
+		} else if (!strncmp(argv[i], "--comm-prefix=", 14)) {
+			prefix = argv[i] + 14;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "rs-trace: unknown option %s\n", argv[i]);
+			usage(stderr);
+			return 2;
+		} else if (!in) {
+			in = argv[i];
+		} else {
+			fprintf(stderr, "rs-trace: more than one trace file given\n");
+			return 2;
+		}
+	}
+	if (!in) {
+		usage(stderr);
+		return 2;
+	}
+	FILE *probe = fopen(in, "r");
+	if (!probe) {
+		fprintf(stderr, "rs-trace: %s: %s\n", in, strerror(errno));
+		return 1;
+	}
+	fclose(probe);
+
+	tracecmd_set_loglevel(TEP_LOG_ERROR);
+	struct tracecmd_input *h = tracecmd_open(in, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h) {
+		fprintf(stderr, "rs-trace: %s: not a readable trace-cmd trace.dat\n", in);
+		return 1;
+	}
+	struct ctx c = { 0 };
+	c.tep = tracecmd_get_tep(h);
+	c.prefix = prefix;
+	c.prefix_len = strlen(prefix);
+	c.lp = lp_new();
+	int n = tep_get_events_count(c.tep);
+	c.max_id = 0;
+	for (int i = 0; i < n; i++) {
+		struct tep_event *te = tep_get_event(c.tep, i);
+		if (te && te->id > c.max_id)
+			c.max_id = te->id;
+	}
+	c.count = calloc((size_t)c.max_id + 1, sizeof(*c.count));
+	if (!c.lp || !c.count) {
+		fprintf(stderr, "rs-trace: out of memory\n");
+		return 1;
+	}
+	for (int e = 0; e < EV_N; e++) {
+		c.ev[e] = tep_find_event_by_name(c.tep, ev_sys[e], ev_name[e]);
+		if (!c.ev[e])
+			continue;
+		for (int f = 0; f < F_N; f++)
+			c.f[e][f] = tep_find_field(c.ev[e], fld_name[f]);
+	}
+	c.pair_ok = c.ev[EV_ACQUIRE] && c.f[EV_ACQUIRE][F_WRITE] &&
+		    (!c.ev[EV_START] || c.f[EV_START][F_WRITE]);
+	if (c.ev[EV_ACQUIRE] && !c.pair_ok)
+		fprintf(stderr, "rs-trace: %s: mmap_lock events lack the 'write' field; "
+				"mmap_lock statistics not computed\n", in);
+	if (c.ev[EV_ACQUIRE] && !c.f[EV_ACQUIRE][F_SUCCESS])
+		fprintf(stderr, "rs-trace: %s: mmap_lock_acquire_returned has no 'success' field; "
+				"every acquire counts as successful\n", in);
+
+	if (tracecmd_iterate_events(h, NULL, 0, on_record, &c) < 0) {
+		fprintf(stderr, "rs-trace: %s: error while reading events\n", in);
+		return 1;
+	}
+	if (c.oom) {
+		fprintf(stderr, "rs-trace: out of memory\n");
+		return 1;
+	}
+	json_object *root = build_json(&c, in, tep_get_cpus(c.tep));
+	int rc = 0;
+	FILE *of = stdout;
+	if (out && strcmp(out, "-")) {
+		of = fopen(out, "w");
+		if (!of) {
+			fprintf(stderr, "rs-trace: %s: %s\n", out, strerror(errno));
+			rc = 1;
+		}
+	}
+	if (of) {
+		fprintf(of, "%s\n",
+			json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_SPACED |
+							       JSON_C_TO_STRING_NOSLASHESCAPE));
+		if (of != stdout && fclose(of)) {
+			fprintf(stderr, "rs-trace: %s: %s\n", out, strerror(errno));
+			rc = 1;
+		}
+	}
+	json_object_put(root);
+	free(c.count);
+	free(c.comms);
+	lp_free(c.lp);
+	tracecmd_close(h);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/* stats: the statistics used by rs-report.
+ *
+ *   median / min / max over the runs of one kernel and scenario (NaN values,
+ *   i.e. "n/a", are skipped by the caller or by st_summary);
+ *   latency histograms: buckets [lo, hi) with counts, merged by identical
+ *   bounds, quantiles by linear interpolation inside the bucket that holds
+ *   the rank q * total.
+ */
+#ifndef RS_STATS_H
+#define RS_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Median of n values (average of the two middle ones when n is even);
+ * NaN when n == 0.  v is not modified. */
+double st_median(const double *v, size_t n);
+
+struct st_summary {
+	size_t n;   /* values that were not NaN */
+	double median, min, max;
+};
+
+/* Median, min and max over the non-NaN values of v. */
+struct st_summary st_summarize(const double *v, size_t n);
+
+struct st_bucket {
+	double lo, hi; /* [lo, hi); hi <= lo means open-ended [lo, +inf) */
+	uint64_t count;
+};
+
+struct st_hist {
+	struct st_bucket *b; /* sorted by lo, then hi */
+	size_t n, cap;
+};
+
+void st_hist_init(struct st_hist *h);
+void st_hist_free(struct st_hist *h);
+/* Add count to the bucket [lo, hi) (created if absent). 0 or -1 (OOM). */
+int st_hist_add(struct st_hist *h, double lo, double hi, uint64_t count);
+/* dst += src, bucket by bucket. */
+int st_hist_merge(struct st_hist *dst, const struct st_hist *src);
+uint64_t st_hist_total(const struct st_hist *h);
+/* Value at quantile q (0..1); NaN for an empty histogram.  Inside a bucket
+ * the value is interpolated linearly; an open-ended bucket yields its lo. */
+double st_hist_quantile(const struct st_hist *h, double q);
+
+#endif

@@ -1,0 +1,65 @@
+/* Unit tests of stats.c. */
+#include "stats.h"
+#include "tap.h"
+
+#include <math.h>
+
+int main(void)
+{
+	double odd[] = { 5, 1, 3 };
+	double even[] = { 4, 1, 3, 10 };
+	double one[] = { 7 };
+	CHECK_NEAR(st_median(odd, 3), 3, 0, "median odd");
+	CHECK_NEAR(st_median(even, 4), 3.5, 0, "median even");
+	CHECK_NEAR(st_median(one, 1), 7, 0, "median single");
+	CHECK(isnan(st_median(odd, 0)), "median of nothing is NaN");
+	CHECK(odd[0] == 5 && odd[1] == 1, "median does not reorder its input");
+
+	double withnan[] = { NAN, 8, 2, NAN, 4 };
+	struct st_summary s = st_summarize(withnan, 5);
+	CHECK(s.n == 3, "summary skips NaN (n=%zu)", s.n);
+	CHECK_NEAR(s.median, 4, 0, "summary median");
+	CHECK_NEAR(s.min, 2, 0, "summary min");
+	CHECK_NEAR(s.max, 8, 0, "summary max");
+	s = st_summarize(withnan, 1);
+	CHECK(s.n == 0 && isnan(s.median), "summary of only NaN is empty");
+
+	/* Two buckets of 10: p50 is the end of the first, p75 the middle of
+	 * the second. */
+	struct st_hist h, g;
+	st_hist_init(&h);
+	st_hist_add(&h, 10, 20, 10);
+	st_hist_add(&h, 0, 10, 10);
+	CHECK(h.n == 2 && h.b[0].lo == 0, "buckets sorted by lower bound");
+	CHECK(st_hist_total(&h) == 20, "total");
+	CHECK_NEAR(st_hist_quantile(&h, 0.5), 10, 1e-9, "p50 from buckets");
+	CHECK_NEAR(st_hist_quantile(&h, 0.75), 15, 1e-9, "p75 interpolated");
+	CHECK_NEAR(st_hist_quantile(&h, 0.0), 0, 1e-9, "p0 is lowest bound");
+	CHECK_NEAR(st_hist_quantile(&h, 1.0), 20, 1e-9, "p100 is top bound");
+
+	/* merge: same bounds add up, new bounds are inserted in order */
+	st_hist_init(&g);
+	st_hist_add(&g, 0, 10, 5);
+	st_hist_add(&g, 20, 40, 5);
+	st_hist_add(&g, 1000, 0, 0); /* open-ended, empty */
+	st_hist_merge(&h, &g);
+	CHECK(h.n == 4, "merge keeps distinct buckets (n=%zu)", h.n);
+	CHECK(h.b[0].count == 15, "merge adds identical buckets");
+	CHECK(st_hist_total(&h) == 30, "merged total");
+	/* rank 0.9*30 = 27: cum 25 after [10,20), [20,40) holds 5 -> 20+2/5*20 */
+	CHECK_NEAR(st_hist_quantile(&h, 0.9), 28, 1e-9, "p90 of merged");
+	/* p99.9 in a one-bucket skewed histogram */
+	struct st_hist k;
+	st_hist_init(&k);
+	st_hist_add(&k, 0, 1000, 999);
+	st_hist_add(&k, 1000000, 0, 1); /* open-ended */
+	CHECK_NEAR(st_hist_quantile(&k, 0.999), 1000, 1e-6, "p99.9 at edge");
+	CHECK_NEAR(st_hist_quantile(&k, 1.0), 1000000, 0, "open bucket yields lo");
+	struct st_hist e;
+	st_hist_init(&e);
+	CHECK(isnan(st_hist_quantile(&e, 0.5)), "empty histogram quantile is NaN");
+	st_hist_free(&h);
+	st_hist_free(&g);
+	st_hist_free(&k);
+	return tap_done();
+}
