@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the kernel we are built against has.  RS_HAVE_* come from the
+ * compile tests in conftest/ (run by Kbuild): VM_FAULT_RETRY_VMA and
+ * FAULT_FLAG_VMA_LOCK are enum constants, which #ifdef cannot see.
+ */
+#ifndef RETRYSCOPE_FEATURES_H
+#define RETRYSCOPE_FEATURES_H
+
+#include <linux/mm_types.h>
+
+#ifdef RS_HAVE_VM_FAULT_RETRY_VMA
+#define RS_VM_FAULT_RETRY_VMA_BITS ((__force unsigned int)VM_FAULT_RETRY_VMA)
+#else
+#define RS_VM_FAULT_RETRY_VMA_BITS 0U
+#endif
+
+#ifdef RS_HAVE_FAULT_FLAG_VMA_LOCK
+#define RS_FAULT_FLAG_VMA_LOCK ((unsigned int)FAULT_FLAG_VMA_LOCK)
+#else
+#define RS_FAULT_FLAG_VMA_LOCK 0U
+#endif
+
+#if defined(CONFIG_PER_VMA_LOCK) && defined(RS_HAVE_FAULT_FLAG_VMA_LOCK)
+#define RS_HAVE_PER_VMA_LOCK 1
+#else
+#define RS_HAVE_PER_VMA_LOCK 0
+#endif
+
+#endif /* RETRYSCOPE_FEATURES_H */

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * retryscope: count page-fault retries and mmap_lock fallbacks by cause.
+ *
+ * Parameters (all optional):
+ *   tgid=N          count only thread group N
+ *   comm=PREFIX     count only tasks whose comm starts with PREFIX
+ *   maxactive=N     kretprobe instances per probe (default 64 per CPU):
+ *                   filemap_fault and do_swap_page sleep on I/O, so every
+ *                   sleeping thread holds one; misses show as nmissed
+ *
+ * See docs/counters.md for what every counter means.
+ */
+#include <linux/cpumask.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+
+#include "cause.h"
+#include "features.h"
+#include "probes.h"
+#include "stats.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+#define RS_MAXACTIVE_LIMIT 8192
+
+static int tgid;
+module_param(tgid, int, 0444);
+MODULE_PARM_DESC(tgid, "count only this thread group (0: all)");
+
+static char *comm;
+module_param(comm, charp, 0444);
+MODULE_PARM_DESC(comm, "count only tasks whose comm starts with this prefix");
+
+static int maxactive;
+module_param(maxactive, int, 0444);
+MODULE_PARM_DESC(maxactive, "kretprobe instances per probe (0: 64 per CPU)");
+
+static int __init rs_check_params(void)
+{
+	if (tgid < 0) {
+		pr_err("retryscope: tgid=%d: must be >= 0\n", tgid);
+		return -EINVAL;
+	}
+	if (comm && (!comm[0] || strlen(comm) >= TASK_COMM_LEN)) {
+		pr_err("retryscope: comm=\"%s\": must be 1 to %d characters\n",
+		       comm, TASK_COMM_LEN - 1);
+		return -EINVAL;
+	}
+	if (tgid && comm) {
+		pr_err("retryscope: give tgid= or comm=, not both\n");
+		return -EINVAL;
+	}
+	if (maxactive < 0 || maxactive > RS_MAXACTIVE_LIMIT) {
+		pr_err("retryscope: maxactive=%d: must be 1 to %d (0: default)\n",
+		       maxactive, RS_MAXACTIVE_LIMIT);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int __init rs_init(void)
+{
+	unsigned int probes, tps;
+	int err;
+
+	err = rs_check_params();
+	if (err)
+		return err;
+	if (tgid)
+		rs_filter_set_tgid(tgid);
+	else if (comm)
+		rs_filter_set_comm(comm);
+	if (!maxactive)
+		maxactive = min(64 * num_possible_cpus(), RS_MAXACTIVE_LIMIT);
+
+	err = rs_debugfs_init();
+	if (err) {
+		pr_err("retryscope: cannot create debugfs directory (%d)\n", err);
+		return err;
+	}
+	err = rs_probes_attach(maxactive, &probes);
+	if (err) {
+		pr_err("retryscope: no probe could be attached (%d): not loading\n",
+		       err);
+		rs_debugfs_exit();
+		return err;
+	}
+	rs_lockwait_attach(&tps);
+
+	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/5 probes, %u/2 mmap_lock tracepoints attached, maxactive %d\n",
+		RS_HAVE_PER_VMA_LOCK ? "yes" : "no",
+		RS_VM_FAULT_RETRY_VMA_BITS ? "yes" : "no",
+		IS_ENABLED(CONFIG_PER_VMA_LOCK_STATS) ? "yes" : "no",
+		probes, tps, maxactive);
+	if (!RS_HAVE_PER_VMA_LOCK)
+		pr_info("retryscope: no per-VMA lock in this kernel: every fault takes mmap_lock; counting that path alone\n");
+	return 0;
+}
+
+static void __exit rs_exit(void)
+{
+	rs_lockwait_detach();
+	rs_probes_detach();
+	rs_debugfs_exit();
+}
+
+module_init(rs_init);
+module_exit(rs_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Count page-fault retries and mmap_lock fallbacks by cause");
+MODULE_AUTHOR("retryscope developers");

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The probe table: one kprobe or kretprobe per symbol of the fault path.
+ *
+ *   lock_vma_under_rcu    ret: a VMA (fault runs under the VMA lock) or NULL
+ *   handle_mm_fault       entry: flags, address; ret: VM_FAULT_* of one attempt
+ *   filemap_fault         entry: vmf->flags; ret: RETRY / RETRY_VMA / MAJOR
+ *   do_swap_page          the same for swap-in
+ *   lock_mm_and_find_vma  entry: the arch handler falls back to mmap_lock
+ *
+ * The arch handlers themselves (x86 do_user_addr_fault is NOKPROBE, arm64
+ * do_page_fault is __kprobes) are never probed.  Handlers run with
+ * preemption disabled; they take no lock, allocate nothing, print nothing.
+ */
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/ptrace.h>
+#include <linux/seq_file.h>
+
+#include "cause.h"
+#include "features.h"
+#include "probes.h"
+#include "stats.h"
+#include "trace.h"
+
+enum rs_probe_id {
+	RS_P_LOCK_VMA,
+	RS_P_HANDLE_MM_FAULT,
+	RS_P_FILEMAP_FAULT,
+	RS_P_DO_SWAP_PAGE,
+	RS_P_LOCK_MM,
+	RS_NR_PROBES
+};
+
+struct rs_probe {
+	const char *symbol;
+	bool core;		/* the module refuses to load without it */
+	bool ret;		/* kretprobe (else kprobe) */
+	int err;		/* 0: attached; -errno: why not */
+	struct kretprobe krp;
+};
+
+static DEFINE_PER_CPU(u64 [RS_NR_PROBES], rs_probe_hits);
+
+static __always_inline void rs_hit(enum rs_probe_id id)
+{
+	this_cpu_inc(rs_probe_hits[id]);
+}
+
+static __always_inline unsigned int rs_fault_bits(vm_fault_t ret)
+{
+	return (__force unsigned int)ret;
+}
+
+/* --- lock_vma_under_rcu(mm, address) ----------------------------------- */
+
+struct rs_addr_data {
+	unsigned long address;
+};
+
+static int rs_lock_vma_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rs_addr_data *d = (void *)ri->data;
+
+	if (!rs_filter_match())
+		return 1;
+	rs_hit(RS_P_LOCK_VMA);
+	d->address = regs_get_kernel_argument(regs, 1);
+	return 0;
+}
+
+static int rs_lock_vma_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rs_addr_data *d = (void *)ri->data;
+	struct rs_task_state ts;
+	bool same;
+
+	rs_state_get(&ts, d->address);
+	same = rs_state_same_fault(&ts, d->address);
+	if (regs_return_value(regs)) {
+		enum rs_cause cause;
+
+		if (!same || !rs_state_is_retry(&ts))
+			return 0;
+		/* A retry came back to the VMA lock instead of mmap_lock. */
+		cause = rs_state_fallback_cause(&ts, d->address);
+		rs_inc(RS_retry_kept_vma_lock);
+		if (cause == RS_CAUSE_FILE_IO)
+			rs_inc(RS_retry_kept_after_file_io);
+		else if (cause == RS_CAUSE_SWAP_IO)
+			rs_inc(RS_retry_kept_after_swap_io);
+		else
+			rs_inc(RS_retry_kept_after_other_retry);
+		trace_retryscope_retry_kept(d->address, cause, ts.attempt);
+		return 0;
+	}
+	rs_inc(RS_vma_lock_abort);
+	if (!same) {
+		ts.attempt = 0;
+		ts.tag = (d->address >> PAGE_SHIFT);
+	}
+	ts.state = RS_ST_VMA_ABORT;
+	rs_state_set(&ts);
+	return 0;
+}
+
+/* --- handle_mm_fault(vma, address, flags, regs) ------------------------- */
+
+struct rs_hmf_data {
+	unsigned long address;
+	unsigned int flags;
+	unsigned int attempt;
+};
+
+static int rs_hmf_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rs_hmf_data *d = (void *)ri->data;
+	struct rs_task_state ts;
+
+	if (!rs_filter_match())
+		return 1;
+	rs_hit(RS_P_HANDLE_MM_FAULT);
+	d->address = regs_get_kernel_argument(regs, 1);
+	d->flags = regs_get_kernel_argument(regs, 2);
+
+	rs_state_get(&ts, d->address);
+	if (rs_state_same_fault(&ts, d->address)) {
+		d->attempt = ts.attempt + 1;
+	} else {
+		if (ts.mine && rs_state_is_retry(&ts))
+			rs_inc(RS_faults_abandoned);
+		d->attempt = 1;
+		if (d->flags & FAULT_FLAG_USER)
+			rs_inc(RS_user_faults);
+	}
+	ts.state = RS_ST_IN_FAULT;
+	ts.attempt = d->attempt;
+	ts.tag = d->address >> PAGE_SHIFT;
+	rs_state_set(&ts);
+	return 0;
+}
+
+static int rs_hmf_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rs_hmf_data *d = (void *)ri->data;
+	unsigned int ret = regs_return_value(regs);
+	struct rs_task_state ts;
+	enum rs_cause cause;
+
+	if (d->flags & RS_FAULT_FLAG_VMA_LOCK)
+		rs_inc(ret & rs_fault_bits(VM_FAULT_RETRY) ?
+		       RS_vma_lock_retry : RS_vma_lock_success);
+
+	rs_state_get(&ts, d->address);
+	ts.attempt = d->attempt;
+	ts.tag = d->address >> PAGE_SHIFT;
+
+	if (ret & rs_fault_bits(VM_FAULT_RETRY)) {
+		rs_inc(RS_fault_retry);
+		if (ts.mine && ts.state == RS_ST_RETRY_FILE_IO) {
+			cause = RS_CAUSE_FILE_IO;
+			rs_inc(RS_fault_retry_file_io);
+		} else if (ts.mine && ts.state == RS_ST_RETRY_SWAP_IO) {
+			cause = RS_CAUSE_SWAP_IO;
+			rs_inc(RS_fault_retry_swap_io);
+		} else {
+			cause = RS_CAUSE_OTHER_RETRY;
+			ts.state = RS_ST_RETRY_OTHER;
+			rs_inc(RS_fault_retry_other);
+		}
+		rs_state_set(&ts);
+		trace_retryscope_fault_retry(d->address, cause, d->flags, ret,
+					     d->attempt,
+					     ret & RS_VM_FAULT_RETRY_VMA_BITS);
+		return 0;
+	}
+
+	/* The fault is complete: account it as mm_account_fault() does. */
+	if (d->flags & FAULT_FLAG_USER) {
+		unsigned int n = d->attempt;
+
+		rs_inc(n == 1 ? RS_attempts_1 : n == 2 ? RS_attempts_2 :
+		       n == 3 ? RS_attempts_3 : RS_attempts_4plus);
+		rs_note_attempts(n);
+	}
+	if (!(ret & rs_fault_bits(VM_FAULT_ERROR)) &&
+	    ((ret & rs_fault_bits(VM_FAULT_MAJOR)) ||
+	     (d->flags & FAULT_FLAG_TRIED)))
+		rs_inc(RS_major_faults);
+	ts.state = RS_ST_NONE;
+	ts.attempt = 0;
+	rs_state_set(&ts);
+	return 0;
+}
+
+/* --- filemap_fault(vmf) and do_swap_page(vmf) --------------------------- */
+
+struct rs_vmf_data {
+	unsigned long address;
+};
+
+static void rs_vmf_entry_count(struct pt_regs *regs, struct rs_vmf_data *d,
+			       enum rs_counter calls)
+{
+	struct vm_fault *vmf = (struct vm_fault *)regs_get_kernel_argument(regs, 0);
+	unsigned int flags = READ_ONCE(vmf->flags);
+
+	d->address = vmf->address;
+	/* calls, vma_locked, tried, nowait are consecutive in RS_COUNTERS. */
+	rs_inc(calls);
+	if (flags & RS_FAULT_FLAG_VMA_LOCK)
+		rs_inc(calls + 1);
+	if (flags & FAULT_FLAG_TRIED)
+		rs_inc(calls + 2);
+	if (flags & FAULT_FLAG_RETRY_NOWAIT)
+		rs_inc(calls + 3);
+}
+
+static void rs_vmf_ret_count(struct pt_regs *regs, struct rs_vmf_data *d,
+			     enum rs_counter retry, enum rs_state state)
+{
+	unsigned int ret = regs_return_value(regs);
+	struct rs_task_state ts;
+
+	/* retry, retry_vma, major, error follow nowait in RS_COUNTERS. */
+	if (ret & rs_fault_bits(VM_FAULT_RETRY)) {
+		rs_inc(retry);
+		if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
+			rs_inc(retry + 1);
+		rs_state_get(&ts, d->address);
+		if (ts.mine) {
+			ts.state = state;
+			rs_state_set(&ts);
+		}
+	}
+	if (ret & rs_fault_bits(VM_FAULT_MAJOR))
+		rs_inc(retry + 2);
+	if (ret & rs_fault_bits(VM_FAULT_ERROR))
+		rs_inc(retry + 3);
+}
+
+static int rs_filemap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (!rs_filter_match())
+		return 1;
+	rs_hit(RS_P_FILEMAP_FAULT);
+	rs_vmf_entry_count(regs, (void *)ri->data, RS_filemap_fault_calls);
+	return 0;
+}
+
+static int rs_filemap_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	rs_vmf_ret_count(regs, (void *)ri->data, RS_filemap_fault_retry,
+			 RS_ST_RETRY_FILE_IO);
+	return 0;
+}
+
+static int rs_swap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (!rs_filter_match())
+		return 1;
+	rs_hit(RS_P_DO_SWAP_PAGE);
+	rs_vmf_entry_count(regs, (void *)ri->data, RS_swap_fault_calls);
+	return 0;
+}
+
+static int rs_swap_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	rs_vmf_ret_count(regs, (void *)ri->data, RS_swap_fault_retry,
+			 RS_ST_RETRY_SWAP_IO);
+	return 0;
+}
+
+/* --- lock_mm_and_find_vma(mm, address, regs) ---------------------------- */
+
+static int rs_lock_mm_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long address = regs_get_kernel_argument(regs, 1);
+	struct rs_task_state ts;
+	enum rs_cause cause;
+
+	if (!rs_filter_match())
+		return 0;
+	rs_hit(RS_P_LOCK_MM);
+	rs_state_get(&ts, address);
+	cause = rs_state_fallback_cause(&ts, address);
+	rs_inc(RS_mmap_lock_fallback);
+	switch (cause) {
+	case RS_CAUSE_VMA_ABORT:
+		rs_inc(RS_fallback_vma_abort);
+		break;
+	case RS_CAUSE_FILE_IO:
+		rs_inc(RS_fallback_after_file_io);
+		break;
+	case RS_CAUSE_SWAP_IO:
+		rs_inc(RS_fallback_after_swap_io);
+		break;
+	case RS_CAUSE_OTHER_RETRY:
+		rs_inc(RS_fallback_after_other_retry);
+		break;
+	default:
+		rs_inc(RS_fallback_no_vma_lock);
+		ts.attempt = 0;
+		break;
+	}
+	trace_retryscope_mmap_fallback(address, cause, ts.attempt);
+	ts.state = RS_ST_MMAP_LOCKED;
+	ts.tag = address >> PAGE_SHIFT;
+	rs_state_set(&ts);
+	return 0;
+}
+
+/* --- the table ------------------------------------------------------------ */
+
+#define RS_KRETPROBE(sym, is_core, entry, ret_fn, type)			\
+	{ .symbol = #sym, .core = is_core, .ret = true,			\
+	  .krp = { .kp.symbol_name = #sym, .entry_handler = entry,	\
+		   .handler = ret_fn, .data_size = sizeof(type) } }
+
+static struct rs_probe rs_probes[RS_NR_PROBES] = {
+	[RS_P_LOCK_VMA] = RS_KRETPROBE(lock_vma_under_rcu, false,
+				       rs_lock_vma_entry, rs_lock_vma_ret,
+				       struct rs_addr_data),
+	[RS_P_HANDLE_MM_FAULT] = RS_KRETPROBE(handle_mm_fault, true,
+					      rs_hmf_entry, rs_hmf_ret,
+					      struct rs_hmf_data),
+	[RS_P_FILEMAP_FAULT] = RS_KRETPROBE(filemap_fault, false,
+					    rs_filemap_entry, rs_filemap_ret,
+					    struct rs_vmf_data),
+	[RS_P_DO_SWAP_PAGE] = RS_KRETPROBE(do_swap_page, false,
+					   rs_swap_entry, rs_swap_ret,
+					   struct rs_vmf_data),
+	[RS_P_LOCK_MM] = { .symbol = "lock_mm_and_find_vma", .core = false,
+			   .krp.kp = { .symbol_name = "lock_mm_and_find_vma",
+				       .pre_handler = rs_lock_mm_pre } },
+};
+
+static const char *rs_probe_why(int err)
+{
+	switch (err) {
+	case 0:
+		return "attached";
+	case -ENOENT:
+		return "not found (missing or inlined in this kernel)";
+	case -EINVAL:
+		return "not probeable (blacklisted, notrace or not a function start)";
+	case -EEXIST:
+		return "already probed";
+	case -ENOMEM:
+		return "out of memory";
+	case -ENODEV:
+		return "not attempted (this kernel lacks the feature)";
+	default:
+		return "failed";
+	}
+}
+
+int rs_probes_attach(int maxactive, unsigned int *attached)
+{
+	unsigned int i;
+
+	*attached = 0;
+	for (i = 0; i < RS_NR_PROBES; i++) {
+		struct rs_probe *p = &rs_probes[i];
+
+		if (i == RS_P_LOCK_VMA && !RS_HAVE_PER_VMA_LOCK) {
+			p->err = -ENODEV;
+			continue;
+		}
+		if (p->ret) {
+			p->krp.maxactive = maxactive;
+			p->err = register_kretprobe(&p->krp);
+		} else {
+			p->err = register_kprobe(&p->krp.kp);
+		}
+		if (!p->err) {
+			(*attached)++;
+		} else if (p->core) {
+			pr_err("retryscope: core probe %s: %s (%d)\n",
+			       p->symbol, rs_probe_why(p->err), p->err);
+			rs_probes_detach();
+			return p->err;
+		}
+	}
+	return *attached ? 0 : -ENODEV;
+}
+
+void rs_probes_detach(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < RS_NR_PROBES; i++) {
+		struct rs_probe *p = &rs_probes[i];
+
+		if (p->err)
+			continue;
+		if (p->ret)
+			unregister_kretprobe(&p->krp);
+		else
+			unregister_kprobe(&p->krp.kp);
+		p->err = -ENOENT;
+	}
+}
+
+u64 rs_probes_nmissed(void)
+{
+	u64 n = 0;
+	unsigned int i;
+
+	for (i = 0; i < RS_NR_PROBES; i++) {
+		struct rs_probe *p = &rs_probes[i];
+
+		if (p->err)
+			continue;
+		n += p->ret ? p->krp.nmissed : 0;
+		n += p->krp.kp.nmissed;
+	}
+	return n;
+}
+
+void rs_probes_show(struct seq_file *m)
+{
+	unsigned int i;
+	int cpu;
+
+	seq_puts(m, "# symbol type state hits nmissed maxactive\n");
+	for (i = 0; i < RS_NR_PROBES; i++) {
+		struct rs_probe *p = &rs_probes[i];
+		u64 hits = 0;
+
+		for_each_possible_cpu(cpu)
+			hits += per_cpu(rs_probe_hits, cpu)[i];
+		seq_printf(m, "%s %s %s %llu %lu %d\n", p->symbol,
+			   p->ret ? "kretprobe" : "kprobe",
+			   p->err ? "off" : "on", hits,
+			   p->err ? 0UL : (p->ret ? (unsigned long)p->krp.nmissed : 0UL) +
+					  p->krp.kp.nmissed,
+			   p->ret ? p->krp.maxactive : 0);
+		if (p->err)
+			seq_printf(m, "#   %s: %s (%d)\n", p->symbol,
+				   rs_probe_why(p->err), p->err);
+	}
+	rs_lockwait_show(m);
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef RETRYSCOPE_PROBES_H
+#define RETRYSCOPE_PROBES_H
+
+#include <linux/seq_file.h>
+
+int rs_probes_attach(int maxactive, unsigned int *attached);
+void rs_probes_detach(void);
+void rs_probes_show(struct seq_file *m);
+u64 rs_probes_nmissed(void);
+
+int rs_lockwait_attach(unsigned int *attached);
+void rs_lockwait_detach(void);
+void rs_lockwait_show(struct seq_file *m);
+
+#endif /* RETRYSCOPE_PROBES_H */

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * retryscope trace events: system "retryscope".
+ *
+ *   trace-cmd record -e retryscope -e mmap_lock ...
+ *
+ * records them next to the kernel's mmap_lock events; KernelShark shows them
+ * on the task's timeline.  cause is one of enum rs_cause (cause.h).
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM retryscope
+
+#if !defined(_RETRYSCOPE_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _RETRYSCOPE_TRACE_H
+
+#include <linux/tracepoint.h>
+
+#define rs_show_cause(c)						\
+	__print_symbolic(c,						\
+			 { 0, "none" },					\
+			 { 1, "vma_abort" },				\
+			 { 2, "file_io" },				\
+			 { 3, "swap_io" },				\
+			 { 4, "other_retry" },				\
+			 { 5, "no_vma_lock" })
+
+/* handle_mm_fault() returned VM_FAULT_RETRY. */
+TRACE_EVENT(retryscope_fault_retry,
+	    TP_PROTO(unsigned long address, unsigned int cause, unsigned int flags,
+		     unsigned int ret, unsigned int attempt, bool kept_vma_lock),
+	    TP_ARGS(address, cause, flags, ret, attempt, kept_vma_lock),
+	    TP_STRUCT__entry(__field(u64, address)
+			     __field(u32, tgid)
+			     __field(u32, cause)
+			     __field(u32, flags)
+			     __field(u32, ret)
+			     __field(u32, attempt)
+			     __field(u32, kept_vma_lock)),
+	    TP_fast_assign(__entry->address = address;
+			   __entry->tgid = current->tgid;
+			   __entry->cause = cause;
+			   __entry->flags = flags;
+			   __entry->ret = ret;
+			   __entry->attempt = attempt;
+			   __entry->kept_vma_lock = kept_vma_lock;),
+	    TP_printk("tgid=%u address=0x%llx cause=%s flags=0x%x ret=0x%x attempt=%u kept_vma_lock=%u",
+		      __entry->tgid, __entry->address,
+		      rs_show_cause(__entry->cause), __entry->flags,
+		      __entry->ret, __entry->attempt, __entry->kept_vma_lock)
+);
+
+/* A retry took the VMA lock again (lock_vma_under_rcu() after a retry). */
+TRACE_EVENT(retryscope_retry_kept,
+	    TP_PROTO(unsigned long address, unsigned int cause, unsigned int attempt),
+	    TP_ARGS(address, cause, attempt),
+	    TP_STRUCT__entry(__field(u64, address)
+			     __field(u32, tgid)
+			     __field(u32, cause)
+			     __field(u32, attempt)),
+	    TP_fast_assign(__entry->address = address;
+			   __entry->tgid = current->tgid;
+			   __entry->cause = cause;
+			   __entry->attempt = attempt;),
+	    TP_printk("tgid=%u address=0x%llx cause=%s attempt=%u",
+		      __entry->tgid, __entry->address,
+		      rs_show_cause(__entry->cause), __entry->attempt)
+);
+
+/* The arch fault handler took mmap_lock (lock_mm_and_find_vma()). */
+TRACE_EVENT(retryscope_mmap_fallback,
+	    TP_PROTO(unsigned long address, unsigned int cause, unsigned int attempt),
+	    TP_ARGS(address, cause, attempt),
+	    TP_STRUCT__entry(__field(u64, address)
+			     __field(u32, tgid)
+			     __field(u32, cause)
+			     __field(u32, attempt)),
+	    TP_fast_assign(__entry->address = address;
+			   __entry->tgid = current->tgid;
+			   __entry->cause = cause;
+			   __entry->attempt = attempt;),
+	    TP_printk("tgid=%u address=0x%llx cause=%s attempt=%u",
+		      __entry->tgid, __entry->address,
+		      rs_show_cause(__entry->cause), __entry->attempt)
+);
+
+#endif /* _RETRYSCOPE_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>

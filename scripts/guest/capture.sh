@@ -1,0 +1,75 @@
+#!/bin/sh
+# scripts/guest/capture.sh (runs in the guest, busybox sh): the capture loop.
+#
+#   capture.sh KO KERNEL RUNS SCENARIO[:ARGS] ...
+#
+# Loads retryscope.ko (counting only faultload's threads: comm prefix fl-),
+# then for every scenario and run n=1..RUNS writes /out/<scenario>/<n>/:
+#   trace.dat            trace-cmd record -e retryscope -e mmap_lock
+#                        -e filemap:mm_filemap_fault -e sched:sched_switch
+#   workload.json        faultload's output
+#   stats.before/after   the module's counters   vmstat.before/after
+#   record.log           trace-cmd's own report (per-CPU overruns)
+#   meta                 kernel, release, cpu_model, scenario, run, args
+#   status               ok | lossy: <why> | failed: <why>
+# ARGS are extra faultload options, words separated by commas.
+set -u
+ko=$1 kernel=$2 runs=$3
+shift 3
+dbg=/sys/kernel/debug/retryscope
+if ! insmod "$ko"; then
+	echo "capture: insmod $ko failed" >&2
+	exit 1
+fi
+echo 'comm fl-' >"$dbg/filter"
+cp "$dbg/probes" /out/probes
+cp "$dbg/features" /out/features
+dmesg | grep 'retryscope:' >/out/dmesg-module
+cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+rc=0
+for spec in "$@"; do
+	scen=${spec%%:*}
+	args=
+	[ "$scen" = "$spec" ] || args=$(echo "${spec#*:}" | tr , ' ')
+	n=1
+	while [ "$n" -le "$runs" ]; do
+		d=/out/$scen/$n
+		rm -rf "$d"
+		mkdir -p "$d"
+		{
+			echo "kernel=$kernel"
+			echo "release=$(uname -r)"
+			echo "cpu_model=$cpu_model"
+			echo "scenario=$scen"
+			echo "run=$n"
+			echo "args=$args"
+		} >"$d/meta"
+		echo 1 >"$dbg/reset"
+		echo "capture: $kernel $scen run $n/$runs" >&2
+		rs-snap "$dbg/stats=$d/stats.before" /proc/vmstat="$d/vmstat.before"
+		# shellcheck disable=SC2086 # $args is a list of options
+		trace-cmd record -b 16384 -o "$d/trace.dat" -e retryscope -e mmap_lock \
+			-e filemap:mm_filemap_fault -e sched:sched_switch \
+			faultload "$scen" $args --json "$d/workload.json" >"$d/record.log" 2>&1
+		frc=$?
+		rs-snap "$dbg/stats=$d/stats.after" /proc/vmstat="$d/vmstat.after"
+		status=ok
+		over=$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' "$d/record.log")
+		missed=$(awk '$1 == "kretprobe_nmissed" { print $2 }' "$d/stats.after")
+		if [ "$frc" != 0 ] || [ ! -s "$d/workload.json" ]; then
+			status="failed: trace-cmd/faultload exited $frc: $(grep -v '^ ' "$d/record.log" | tail -n 1)"
+			rc=1
+		elif [ ! -s "$d/trace.dat" ]; then
+			status="failed: no trace.dat"
+			rc=1
+		elif [ "$over" != 0 ]; then
+			status="lossy: ftrace overrun $over events"
+		elif [ "${missed:-0}" != 0 ]; then
+			status="lossy: kretprobe_nmissed $missed"
+		fi
+		echo "$status" >"$d/status"
+		n=$((n + 1))
+	done
+done
+rmmod retryscope || rc=1
+exit "$rc"

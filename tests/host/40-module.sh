@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# retryscope.ko: builds W=1 and sparse clean and checkpatch --strict clean;
+# in the VM on the stock and the patched kernel it refuses bad parameters
+# and debugfs garbage, matches /proc/vmstat and getrusage, and shows the
+# direction the series must produce (tests/vm/module.sh).
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+flag=(); [ -z "${RS_DEBUG:-}" ] || flag=(--debug)
+
+src=$RS_BUILD/tree/7.3-stock
+cp_out=$("$src/scripts/checkpatch.pl" --strict --no-tree --terse -f \
+	"$top"/module/*.[ch] "$top"/module/conftest/*.c 2>&1)
+if [ -z "$cp_out" ] || ! printf '%s\n' "$cp_out" | grep -qE 'ERROR|WARNING|CHECK'; then
+	ok "checkpatch --strict: module/ is clean"
+else
+	printf '%s\n' "$cp_out" | sed 's/^/#   /'
+	not_ok "checkpatch --strict: module/"
+fi
+
+if ! make -s -C "$top/tools" >"$RS_BUILD/check/tools-build.log" 2>&1; then
+	sed 's/^/#   /' "$RS_BUILD/check/tools-build.log" | tail -n 20
+	not_ok "tools build"
+	exit 1
+fi
+disk=$("$top/scripts/mkdisk") || { not_ok "test disk"; exit 1; }
+for v in stock patched; do
+	img=$(kernel_image "$v" 2>/dev/null) || { not_ok "no $v kernel"; continue; }
+	if ko=$("$top/scripts/build-module" --base 7.3 --variant "$v" "${flag[@]}" --extra "W=1 C=1" 2>"$RS_BUILD/check/module-$v.warn"); then
+		if grep -qE 'warning|error' "$RS_BUILD/check/module-$v.warn"; then
+			sed 's/^/#   /' "$RS_BUILD/check/module-$v.warn" | head -n 20
+			not_ok "$v: module builds W=1 C=1 without warnings"
+		else
+			ok "$v: module builds with W=1 and sparse (C=1), no warnings"
+		fi
+	else
+		sed 's/^/#   /' "$RS_BUILD/check/module-$v.warn" | tail -n 20
+		not_ok "$v: module build"
+		continue
+	fi
+	out=$(mktemp -d "$RS_BUILD/check/module-$v.XXXXXX")
+	"$top/scripts/vm" --kernel "$img" --disk "$disk" --swap-disk 256M --out "$out" \
+		--add "$top/tools/faultload/faultload" --add "$top/tools/snap/rs-snap" \
+		--timeout 900 -- sh "$top/tests/vm/module.sh" "$ko" "$v" >"$out/console.log" 2>&1
+	rc=$?
+	sed "s/^\(not \)\{0,1\}ok - /&$v: /" "$out/tap" 2>/dev/null || true
+	if [ ! -s "$out/tap" ]; then
+		tail -n 20 "$out/console.log" | sed 's/^/#   /'
+		not_ok "$v: module tests in the VM did not run (scripts/vm exit $rc)"
+	fi
+	if grep -qE 'BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|kmemleak:' "$out/console.log"; then
+		grep -E -A5 'BUG:|WARNING:|Oops|KASAN|locking|kmemleak:' "$out/console.log" | head -n 30 | sed 's/^/#   /'
+		not_ok "$v: kernel console clean (no oops, WARN, KASAN, lockdep)"
+	else
+		ok "$v: kernel console clean (no oops, WARN, KASAN, lockdep)"
+	fi
+done

@@ -1,0 +1,21 @@
+# tests/vm/lib.sh: helpers for tests that run inside the guest (busybox sh).
+# TAP lines go to stdout and to $RS_TAP (default /out/tap) for the host side.
+RS_TAP=${RS_TAP:-/out/tap}
+export RS_DBG=/sys/kernel/debug/retryscope
+
+ok() { echo "ok - $*" | tee -a "$RS_TAP"; }
+not_ok() { echo "not ok - $*" | tee -a "$RS_TAP"; }
+check() { # check DESCRIPTION COMMAND...
+	d=$1
+	shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+
+# cval NAME FILE: the value of counter NAME in a stats snapshot (empty if absent)
+cval() { awk -v n="$1" '$1 == n { print $2 }' "$2"; }
+# delta NAME BEFORE AFTER
+delta() {
+	b=$(cval "$1" "$2")
+	a=$(cval "$1" "$3")
+	echo $((${a:-0} - ${b:-0}))
+}

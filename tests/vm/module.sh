@@ -1,0 +1,133 @@
+#!/bin/sh
+# tests/vm/module.sh KO VARIANT: the module's tests on one booted kernel.
+# shellcheck disable=SC2166 # busybox test: -a inside one [ ] keeps check() simple
+#   KO       path of retryscope.ko built for this kernel
+#   VARIANT  stock (no VM_FAULT_RETRY_VMA) or patched (the series)
+# Needs faultload and rs-snap on PATH, the test disk at /mnt/disk and swap.
+set -u
+. "$(dirname "$0")/lib.sh"
+ko=$1 variant=$2
+out=/out/module-$variant
+mkdir -p "$out"
+
+# --- bad module parameters: insmod fails with EINVAL and a one-line reason
+for p in tgid=-1 comm= comm=0123456789abcdefg maxactive=-5 maxactive=100000 "tgid=1 comm=x"; do
+	dmesg -c >/dev/null
+	# shellcheck disable=SC2086 # $p may hold two parameters
+	if insmod "$ko" $p 2>"$out/insmod.err"; then
+		not_ok "insmod $p is refused"
+		rmmod retryscope
+		continue
+	fi
+	reason=$(dmesg | grep 'retryscope:' | tail -n 1)
+	if grep -q 'Invalid argument' "$out/insmod.err" && [ -n "$reason" ]; then
+		ok "insmod $p is refused with EINVAL: ${reason#*] }"
+	else
+		not_ok "insmod $p: $(cat "$out/insmod.err") / dmesg: $reason"
+	fi
+done
+
+# --- load: features in dmesg, probes attached
+dmesg -c >/dev/null
+if ! insmod "$ko"; then
+	not_ok "insmod $ko"
+	exit 1
+fi
+ok "insmod retryscope.ko on $(uname -r)"
+dmesg | grep retryscope: >"$out/dmesg"
+want=no
+[ "$variant" = patched ] && want=yes
+check "dmesg reports per-VMA lock yes, VM_FAULT_RETRY_VMA $want" \
+	grep -q "per-VMA lock yes, VM_FAULT_RETRY_VMA $want" "$out/dmesg"
+cp "$RS_DBG/probes" "$out/probes"
+for s in lock_vma_under_rcu handle_mm_fault filemap_fault do_swap_page lock_mm_and_find_vma \
+	mmap_lock_start_locking mmap_lock_acquire_returned; do
+	check "probe $s attached" grep -q "^$s [a-z]* on " "$out/probes"
+done
+
+# --- garbage written to debugfs is rejected and changes nothing
+faultload minor --kind anon --threads 1 --duration 0.2 --json /dev/null
+before=$(cval user_faults "$RS_DBG/stats")
+for g in 0 2 abc "1 1" ""; do
+	if printf '%s' "$g" >"$RS_DBG/reset" 2>/dev/null; then
+		not_ok "reset rejects '$g'"
+	else
+		ok "reset rejects '$g'"
+	fi
+done
+after=$(cval user_faults "$RS_DBG/stats")
+check "rejected resets left the counters ($before -> $after)" [ "$after" -ge "$before" -a "$before" -gt 0 ]
+for g in "tgid -1" "tgid x" "tgid" "comm " "comm a b" "comm 0123456789abcdefg" foo "none x"; do
+	if printf '%s' "$g" >"$RS_DBG/filter" 2>/dev/null; then
+		not_ok "filter rejects '$g'"
+	else
+		ok "filter rejects '$g'"
+	fi
+done
+check "filter is still none" [ "$(cat "$RS_DBG/filter")" = none ]
+check "filter accepts 'comm fl-'" sh -c "echo 'comm fl-' > $RS_DBG/filter && [ \"\$(cat $RS_DBG/filter)\" = 'comm fl-' ]"
+echo none >"$RS_DBG/filter"
+
+# --- the module against the kernel's own counters (PER_VMA_LOCK_STATS)
+snap() { rs-snap "$RS_DBG/stats=$out/stats.$1" /proc/vmstat="$out/vmstat.$1"; }
+for scen in file-major swap-in; do
+	echo 1 >"$RS_DBG/reset"
+	snap before
+	faultload "$scen" --json "$out/$scen.json" >/dev/null || not_ok "faultload $scen ran"
+	snap after
+	for c in vma_lock_success vma_lock_abort vma_lock_retry; do
+		m=$(delta "$c" "$out/stats.before" "$out/stats.after")
+		k=$(delta "$c" "$out/vmstat.before" "$out/vmstat.after")
+		check "$scen: module $c ($m) = /proc/vmstat $c delta ($k)" [ "$m" = "$k" ]
+	done
+	cp "$out/stats.after" "$out/stats.$scen"
+done
+
+# --- major faults against getrusage, one process (tgid filter set before exec)
+echo 1 >"$RS_DBG/reset"
+sh -c "echo \"tgid \$\$\" > $RS_DBG/filter && exec faultload file-major --json $out/rusage.json" >/dev/null
+cp "$RS_DBG/stats" "$out/stats.rusage"
+echo none >"$RS_DBG/filter"
+mj=$(cval major_faults "$out/stats.rusage")
+ru=$(sed -n 's/.*"rusage_self": *{[^}]*"majflt": *\([0-9]*\).*/\1/p' "$out/rusage.json")
+check "file-major: module major_faults ($mj) = getrusage majflt ($ru)" [ -n "$ru" -a "$mj" = "$ru" ]
+
+# --- the direction that must hold
+f=$out/stats.file-major s=$out/stats.swap-in
+fr=$(cval filemap_fault_retry "$f") sr=$(cval swap_fault_retry "$s")
+check "file-major produced file I/O retries ($fr)" [ "${fr:-0}" -gt 0 ]
+check "swap-in produced swap I/O retries ($sr)" [ "${sr:-0}" -gt 0 ]
+ff=$(cval fallback_after_file_io "$f") fk=$(cval retry_kept_after_file_io "$f")
+sf=$(cval fallback_after_swap_io "$s") sk=$(cval retry_kept_after_swap_io "$s")
+if [ "$variant" = stock ]; then
+	check "stock: file I/O retries fall back to mmap_lock ($ff) and none stay ($fk)" [ "$ff" -gt 0 -a "$fk" = 0 ]
+	check "stock: swap I/O retries fall back to mmap_lock ($sf) and none stay ($sk)" [ "$sf" -gt 0 -a "$sk" = 0 ]
+else
+	check "patched: file I/O retries stay on the VMA lock ($fk) and none fall back ($ff)" [ "$fk" -gt 0 -a "$ff" = 0 ]
+	check "patched: swap I/O retries stay on the VMA lock ($sk) and none fall back ($sf)" [ "$sk" -gt 0 -a "$sf" = 0 ]
+	rv=$(cval filemap_fault_retry_vma "$f")
+	check "patched: filemap_fault returned VM_FAULT_RETRY_VMA ($rv)" [ "${rv:-0}" -gt 0 ]
+fi
+nm=$(cval kretprobe_nmissed "$s")
+check "no kretprobe misses ($nm)" [ "$nm" = 0 ]
+
+check "rmmod retryscope" rmmod retryscope
+check "debugfs directory gone after rmmod" [ ! -e "$RS_DBG" ]
+
+# --- 50 load/unload cycles while 8 threads fault (the host scans the console)
+faultload minor --kind anon --threads 4 --duration 600 --json /dev/null &
+p1=$!
+faultload minor --kind file --file /mnt/disk/data.bin --threads 4 --duration 600 --json /dev/null &
+p2=$!
+sleep 1
+i=0 fails=0
+while [ "$i" -lt 50 ]; do
+	insmod "$ko" || fails=$((fails + 1))
+	cat "$RS_DBG/stats" >/dev/null 2>&1
+	usleep 100000
+	rmmod retryscope || fails=$((fails + 1))
+	i=$((i + 1))
+done
+kill "$p1" "$p2" 2>/dev/null
+wait
+check "50 insmod/rmmod cycles under 8 faulting threads ($fails failures)" [ "$fails" = 0 ]
