@@ -1,0 +1,102 @@
+/* runs: load RESULTS_DIR/<kernel>/<scenario>/<n>/ into memory.
+ *
+ * Files of one run (all optional except that a run without `status` is
+ * taken as failed):
+ *   status            first line "ok", "lossy: <reason>" or "failed: <reason>"
+ *   meta              key=value lines
+ *   stats.before/after   module counters, "name value" per line
+ *   vmstat.before/after  /proc/vmstat, same format
+ *   workload.json     faultload's output
+ *   trace.json        rs-trace's output
+ * A malformed file stops the program with file and line.
+ */
+#ifndef RS_RUNS_H
+#define RS_RUNS_H
+
+#include "stats.h"
+
+#include <stddef.h>
+
+struct counter {
+	char *name;
+	double before, after; /* NaN where the file lacks the name */
+};
+
+struct counters {
+	struct counter *v;
+	size_t n, cap;
+	int have_before, have_after; /* files present */
+};
+
+struct latency {
+	int present;
+	double count, min, max, mean, p50, p90, p99, p999; /* ns, NaN if absent */
+	struct st_hist hist; /* ns buckets, merged across threads */
+};
+
+struct wclass {
+	char *name;
+	double threads, ops, minflt, majflt, errors;
+	struct latency lat;
+};
+
+struct workload {
+	int present;
+	char *scenario;
+	struct wclass *c;
+	size_t n;
+	double wall_s, throughput, faults_per_s;
+};
+
+struct trace_mode {
+	double acquire, trylock, failed, wait_ns_total, wait_ns_max;
+	double hist[8];
+};
+
+struct trace_sum {
+	int present;        /* trace.json exists */
+	int have_mmap_lock; /* and has mmap_lock statistics */
+	struct trace_mode mode[2];
+	double lost_events;
+};
+
+struct kv {
+	char *key, *value;
+};
+
+enum run_status { RUN_OK, RUN_LOSSY, RUN_FAILED };
+
+struct run {
+	char *kernel, *scenario, *name, *dir;
+	enum run_status status;
+	char *reason; /* lossy/failed reason, "" for ok */
+	struct counters stats, vmstat;
+	struct workload wl;
+	struct trace_sum tr;
+	struct kv *meta;
+	size_t nmeta;
+};
+
+struct results {
+	char *dir;
+	struct run *r;
+	size_t n;
+	char **kernels; /* sorted, baseline first after results_order() */
+	size_t nk;
+	char **scenarios; /* sorted */
+	size_t ns;
+};
+
+/* Load; fatal() on a missing dir, no runs, or a malformed file. */
+void results_load(struct results *res, const char *dir);
+/* Put baseline first in kernels[]; returns 0, or -1 if it is absent. */
+int results_baseline_first(struct results *res, const char *baseline);
+void results_free(struct results *res);
+
+/* Counter delta (after - before), or after only; NaN when missing. */
+double counter_delta(const struct counters *c, const char *name);
+double counter_after(const struct counters *c, const char *name);
+const char *meta_get(const struct run *r, const char *key);
+const struct wclass *workload_class(const struct workload *w, const char *name);
+
+#endif

@@ -1,0 +1,34 @@
+/* util: small helpers shared by rs-report's files. */
+#ifndef RS_UTIL_H
+#define RS_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Print "rs-report: ..." and exit(1). */
+void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whole file into a NUL-terminated buffer; NULL (errno set) if unreadable. */
+char *read_file(const char *path, size_t *len);
+
+/* A growing string. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_free(struct sbuf *b);
+
+/* Format a number for the report: "n/a" for NaN, thousands separators for
+ * integers, a few decimals otherwise.  Returns buf. */
+char *fmt_num(double v, char *buf, size_t n);
+
+#endif
