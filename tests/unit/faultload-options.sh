@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# tests/unit/faultload-options.sh: host tests of tools/faultload/faultload.
+#
+#   tests/unit/faultload-options.sh        (FAULTLOAD=path overrides the binary)
+#
+# Bad options must exit 2 with one line on stderr; quick runs that need no
+# root must write the JSON shape that tools/report reads.  Paths that need
+# root in the guest (swap, SCHED_FIFO, drop_caches) must fail clearly or
+# degrade as documented.  Never drops the host's page cache: every run as
+# root passes --no-drop-caches.  Prints TAP "ok - " / "not ok - " lines and
+# exits non-zero if any failed.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+fl=${FAULTLOAD:-$top/tools/faultload/faultload}
+if [ -z "${FAULTLOAD:-}" ]; then
+	make -s -C "$top/tools/faultload" faultload >/dev/null
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+data=$tmp/data.bin
+head -c $((4 << 20)) /dev/urandom >"$data"
+chmod 644 "$data"
+
+failed=0
+ok() { echo "ok - $*"; }
+not_ok() {
+	echo "not ok - $*"
+	failed=$((failed + 1))
+}
+# show FILE: its first lines as TAP comments
+show() { sed -n '1,8s/^/#   /p' "$1"; }
+
+# usage_error DESC ARGS...: exit 2, exactly one line on stderr, none on stdout.
+usage_error() {
+	local desc=$1 rc=0 lines
+	shift
+	"$fl" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" = 2 ] && [ "$lines" = 1 ] && [ ! -s "$tmp/out" ] &&
+		grep -q '^faultload: ' "$tmp/err"; then
+		ok "$desc: exit 2, '$(cat "$tmp/err")'"
+	else
+		show "$tmp/err"
+		not_ok "$desc: exit $rc, $lines stderr lines (want exit 2 and 1 line)"
+	fi
+}
+
+usage_error "unknown scenario" no-such-scenario
+usage_error "no scenario"
+usage_error "unknown option" minor --no-such-option
+usage_error "--threads 0" minor --threads 0
+usage_error "--threads abc" minor --threads abc
+usage_error "--threads too many" minor --threads 100000
+usage_error "--threads without a value" minor --threads
+usage_error "--size 12Q" minor --size 12Q
+usage_error "--size below a page" minor --size 100
+usage_error "--duration -1" minor --duration -1
+usage_error "--duration 0" minor --duration 0
+usage_error "--duration abc" minor --duration abc
+usage_error "--passes 0" file-major --passes 0 --file "$data"
+usage_error "--file /nonexistent" file-major --file /nonexistent
+usage_error "--file a directory" file-major --file "$tmp"
+usage_error "--size larger than the file" file-major --file "$data" --size 1G
+usage_error "--madv bogus" file-major --file "$data" --madv bogus
+usage_error "--kind bogus" minor --kind bogus
+usage_error "--json in a missing directory" minor --json "$tmp/none/x.json"
+usage_error "option of another scenario" swap-in --fork-interval 10
+usage_error "--file for minor --kind anon" minor --file "$data"
+usage_error "two scenarios" minor file-major
+
+rc=0
+"$fl" --help >"$tmp/out" 2>"$tmp/err" || rc=$?
+missing=''
+for sc in file-major swap-in contended ui-inversion same-pages fork-during-io minor; do
+	grep -q "^$sc: " "$tmp/out" || missing="$missing $sc"
+done
+if [ "$rc" = 0 ] && [ -z "$missing" ] && [ ! -s "$tmp/err" ]; then
+	ok "--help: exit 0, documents every scenario"
+else
+	not_ok "--help: exit $rc, missing:${missing:- none}"
+fi
+rc=0
+"$fl" --list >"$tmp/out" 2>&1 || rc=$?
+if [ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 7 ]; then
+	ok "--list: exit 0, 7 scenarios"
+else
+	not_ok "--list: exit $rc, $(wc -l <"$tmp/out") lines"
+fi
+
+# check_json FILE CLASSES [EXTRA]: the JSON shape of report.h; CLASSES is a
+# comma-separated list that must be exactly the classes present.  EXTRA is
+# a Python expression on d that must be true.
+check_json() {
+	python3 - "$@" <<'PY'
+import json, sys
+path, want, extra = sys.argv[1], sys.argv[2].split(","), (sys.argv[3:] or ["True"])[0]
+d = json.load(open(path))
+def need(cond, what):
+    if not cond:
+        sys.exit(f"{path}: {what}")
+for k in ("tool", "version", "scenario", "options", "wall_s", "classes",
+          "throughput_ops_s", "faults_per_s"):
+    need(k in d, f"no key {k}")
+need(d["tool"] == "faultload" and d["version"] == 1, "tool/version")
+need(d["wall_s"] > 0, "wall_s > 0")
+need("threads" in d["options"] and "size" in d["options"], "options")
+need(sorted(d["classes"]) == sorted(want), f"classes {sorted(d['classes'])}")
+for name, c in d["classes"].items():
+    for k in ("threads", "ops", "minflt", "majflt", "errors", "latency_ns"):
+        need(k in c, f"{name}: no {k}")
+    lat = c["latency_ns"]
+    for k in ("count", "min", "max", "mean", "p50", "p90", "p99", "p999", "buckets"):
+        need(k in lat, f"{name}.latency_ns: no {k}")
+    need(c["ops"] > 0 and lat["count"] == c["ops"], f"{name}: ops {c['ops']} count {lat['count']}")
+    need(c["errors"] == 0, f"{name}: errors {c['errors']}")
+    need(lat["min"] <= lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["p999"] <= lat["max"],
+         f"{name}: percentiles not ordered")
+    b = lat["buckets"]
+    need(sum(x[2] for x in b) == lat["count"], f"{name}: bucket counts")
+    need(all(x[0] <= x[1] and x[2] > 0 for x in b), f"{name}: bucket bounds")
+    need(all(b[i][1] < b[i + 1][0] for i in range(len(b) - 1)), f"{name}: buckets not ascending")
+    need(b[0][0] <= lat["min"] and lat["max"] <= b[-1][1], f"{name}: min/max outside the buckets")
+need(eval(extra), f"failed: {extra}")
+PY
+}
+
+# smoke DESC CLASSES EXTRA ARGS...: a quick run, exit 0, valid JSON.
+smoke() {
+	local desc=$1 classes=$2 extra=$3 rc=0 err
+	shift 3
+	"$fl" "$@" --quiet --json "$tmp/run.json" 2>"$tmp/err" || rc=$?
+	if [ "$rc" != 0 ]; then
+		show "$tmp/err"
+		not_ok "$desc: exit $rc"
+	elif ! err=$(check_json "$tmp/run.json" "$classes" "$extra" 2>&1); then
+		echo "#   $err"
+		not_ok "$desc: JSON"
+	else
+		ok "$desc: exit 0, JSON with classes $classes"
+	fi
+}
+
+smoke "minor --kind anon" minor 'd["faults_per_s"] > 0 and d["classes"]["minor"]["minflt"] > 0' \
+	minor --kind anon --duration 0.3 --threads 2
+smoke "minor --kind file" minor 'd["setup"]["resident_pages_at_start"] == 1024' \
+	minor --kind file --file "$data" --duration 0.3
+smoke "file-major" io 'd["options"]["file"].endswith("data.bin") and d["setup"]["cache_drop"] == "none"' \
+	file-major --file "$data" --no-drop-caches --duration 0.5
+smoke "file-major --passes 2 --order random" io 'd["classes"]["io"]["ops"] == 2 * 1024' \
+	file-major --file "$data" --no-drop-caches --passes 2 --order random --threads 3
+smoke "same-pages --passes 2" same 'd["classes"]["same"]["ops"] == 2 * 1024 * 4' \
+	same-pages --file "$data" --no-drop-caches --passes 2 --threads 4
+smoke "fork-during-io" io,fork 'd["classes"]["fork"]["ops"] >= 3' \
+	fork-during-io --file "$data" --no-drop-caches --duration 0.5 --fork-interval 20
+smoke "ui-inversion" hi,io,writer 'd["hi_policy"] in ("SCHED_FIFO", "nice-20", "normal")' \
+	ui-inversion --file "$data" --no-drop-caches --duration 0.5
+smoke "contended --swap-threads 0" io,writer 'd["classes"]["writer"]["ops"] > 0' \
+	contended --file "$data" --no-drop-caches --duration 0.5 --swap-threads 0
+
+# JSON on stdout by default, nothing else there
+rc=0
+"$fl" minor --duration 0.2 --quiet >"$tmp/stdout.json" 2>"$tmp/err" || rc=$?
+if [ "$rc" = 0 ] && check_json "$tmp/stdout.json" minor >/dev/null 2>&1; then
+	ok "JSON on stdout by default"
+else
+	not_ok "JSON on stdout by default: exit $rc"
+fi
+
+# Swap: on a host without swap both swap scenarios fail clearly.  With
+# swap on the host, do not push host memory out: skip.
+if [ "$(tail -n +2 /proc/swaps | wc -l)" = 0 ]; then
+	for args in "swap-in --size 4M" "contended --file $data --no-drop-caches --duration 0.3"; do
+		rc=0
+		# shellcheck disable=SC2086 # args is a word list on purpose
+		"$fl" $args --quiet >"$tmp/out" 2>"$tmp/err" || rc=$?
+		if [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+			grep -q 'no swap is active' "$tmp/err" && [ ! -s "$tmp/out" ]; then
+			ok "${args%% *} without swap: exit 1, '$(cat "$tmp/err")'"
+		else
+			show "$tmp/err"
+			not_ok "${args%% *} without swap: exit $rc (want 1 and one line)"
+		fi
+	done
+else
+	ok "swap-in without swap # SKIP the host has swap"
+	ok "contended without swap # SKIP the host has swap"
+fi
+
+# Unprivileged: drop_caches and SCHED_FIFO degrade with a warning.  As root
+# run as nobody (never drop the host's caches); skip if that is not possible.
+unpriv=()
+if [ "$(id -u)" != 0 ]; then
+	unpriv=(env)
+elif command -v setpriv >/dev/null &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	unpriv=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+if [ "${#unpriv[@]}" = 0 ]; then
+	ok "unprivileged drop_caches # SKIP cannot drop privileges"
+	ok "unprivileged ui-inversion # SKIP cannot drop privileges"
+else
+	rc=0
+	"${unpriv[@]}" "$fl" file-major --file "$data" --duration 0.3 --quiet \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 0 ] && grep -q 'warning: cannot write 3 to /proc/sys/vm/drop_caches' "$tmp/err" &&
+		check_json "$tmp/out" io 'd["setup"]["cache_drop"] == "fadvise"' >/dev/null 2>&1; then
+		ok "unprivileged --drop-caches: a warning, posix_fadvise only, exit 0"
+	else
+		show "$tmp/err"
+		not_ok "unprivileged --drop-caches: exit $rc"
+	fi
+	rc=0
+	"${unpriv[@]}" "$fl" ui-inversion --file "$data" --no-drop-caches --duration 0.3 \
+		--quiet >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" = 0 ] && grep -q 'fl-hi: ' "$tmp/err" &&
+		check_json "$tmp/out" hi,io,writer 'd["hi_policy"] in ("nice-20", "normal")' >/dev/null 2>&1; then
+		ok "unprivileged ui-inversion: hi_policy $(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["hi_policy"])' "$tmp/out"), exit 0"
+	else
+		show "$tmp/err"
+		not_ok "unprivileged ui-inversion: exit $rc"
+	fi
+fi
+
+echo "# faultload-options: $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ui-inversion: a high-priority thread's minor faults while low-priority
+ * threads wait for file I/O and a writer takes mmap_lock.
+ *
+ * The Android case from the LSFMM discussion: the UI thread never touches
+ * the file, yet it stalls.  One fl-hi thread asks for SCHED_FIFO priority
+ * 10 (pthread_setschedparam); if that is not permitted, nice -20; if that
+ * is not either, it runs as it is.  The policy it got is "hi_policy" in
+ * the JSON.  It owns a --hi-pages anonymous VMA and, in a loop, writes
+ * one byte per page, each access timed with CLOCK_MONOTONIC, then
+ * MADV_DONTNEED so that every touch of the next pass is a fresh minor
+ * fault, then sleeps --hi-interval ms (a frame, not a busy loop: on two
+ * vCPUs a SCHED_FIFO spinner would starve the rest).  Meanwhile
+ * --threads fl-io threads at nice 19 take file-major faults on --file
+ * and one fl-writer thread at nice 19 cycles mmap_lock for write.  The
+ * hi thread's latency tail is the measurement.  Ends after --duration.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "fileio.h"
+#include "opts.h"
+#include "report.h"
+#include "run.h"
+#include "scenario.h"
+#include "util.h"
+#include "writer.h"
+
+#define HI_FIFO_PRIO	10
+#define HI_NICE		(-20)
+#define LO_NICE		19
+
+struct hi_ctx {
+	const struct fl_opts *o;
+	unsigned char *vma;
+	size_t len;
+	const char *policy;	/* written by the hi thread's setup */
+};
+
+static int hi_setup(struct fl_thread *t)
+{
+	struct hi_ctx *ctx = t->ctx;
+	struct sched_param sp = { .sched_priority = HI_FIFO_PRIO };
+	int err, nerr;
+
+	err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	if (!err) {
+		ctx->policy = "SCHED_FIFO";
+		return 0;
+	}
+	nerr = fl_set_thread_nice(HI_NICE);
+	if (!nerr) {
+		ctx->policy = "nice-20";
+		fl_warn("fl-hi: SCHED_FIFO %d not permitted (%s): running at nice %d",
+			HI_FIFO_PRIO, strerror(err), HI_NICE);
+		return 0;
+	}
+	ctx->policy = "normal";
+	fl_warn("fl-hi: neither SCHED_FIFO %d (%s) nor nice %d (%s) permitted: running at normal priority",
+		HI_FIFO_PRIO, strerror(err), HI_NICE, strerror(-nerr));
+	return 0;
+}
+
+static void hi_work(struct fl_thread *t)
+{
+	struct hi_ctx *ctx = t->ctx;
+	uint64_t pause = (uint64_t)(ctx->o->hi_interval_ms * NSEC_PER_MSEC);
+	size_t psz = fl_page_size(), i;
+
+	while (!fl_stopping()) {
+		for (i = 0; i < ctx->o->hi_pages && !fl_stopping(); i++)
+			fl_tstat_op(&t->st, fl_touch_write(ctx->vma + i * psz));
+		if (madvise(ctx->vma, ctx->len, MADV_DONTNEED)) {
+			if (!t->st.errors)
+				fl_warn("fl-hi: madvise(MADV_DONTNEED): %s",
+					strerror(errno));
+			t->st.errors++;
+		}
+		fl_sleep_ns(pause);
+	}
+}
+
+static int ui_inversion_run(const struct fl_opts *o, struct fl_result *res)
+{
+	struct fl_writer_ctx wctx = { .o = o, .nice = LO_NICE };
+	struct hi_ctx hctx = { .o = o };
+	struct fl_io_ctx ioctx;
+	struct fl_file file;
+	struct fl_run run;
+	int ret = FL_EXIT_FAIL;
+
+	fl_run_init(&run);
+	if (fl_file_map(&file, o, res))
+		goto out;
+	hctx.len = (size_t)o->hi_pages * fl_page_size();
+	hctx.vma = mmap(NULL, hctx.len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (hctx.vma == MAP_FAILED) {
+		hctx.vma = NULL;
+		fl_err("ui-inversion: mmap of the hi thread's %zu bytes: %s",
+		       hctx.len, strerror(errno));
+		goto out;
+	}
+	(void)madvise(hctx.vma, hctx.len, MADV_NOHUGEPAGE);
+	ioctx = (struct fl_io_ctx){ .o = o, .file = &file, .nice = LO_NICE };
+	if (fl_run_add_endless(&run, FL_CLASS_HI, hi_setup, hi_work, &hctx) ||
+	    fl_run_add_n(&run, o->threads, FL_CLASS_IO, fl_io_setup,
+			 fl_io_work, &ioctx) ||
+	    fl_run_add_endless(&run, FL_CLASS_WRITER, fl_writer_setup,
+			       fl_writer_work, &wctx) ||
+	    fl_run_start(&run))
+		goto out;
+	fl_run_wait(&run, o->duration);
+	fl_run_finish(&run, res);
+	res->hi_policy = hctx.policy;
+	ret = 0;
+out:
+	fl_run_destroy(&run);
+	if (hctx.vma)
+		munmap(hctx.vma, hctx.len);
+	fl_file_unmap(&file);
+	return ret;
+}
+
+const struct fl_scenario fl_sc_ui_inversion = {
+	.id = SC_UI_INVERSION,
+	.name = "ui-inversion",
+	.summary = "a SCHED_FIFO thread's minor faults beside I/O faults and a writer",
+	.help =
+	"  One fl-hi thread (SCHED_FIFO 10, else nice -20, else normal:\n"
+	"  \"hi_policy\") writes its own --hi-pages VMA page by page, timing\n"
+	"  each access, MADV_DONTNEED, sleeps --hi-interval; --threads fl-io\n"
+	"  threads at nice 19 fault the cold --file and an fl-writer at\n"
+	"  nice 19 cycles mmap_lock for write.\n",
+	.flags = SCF_FILE | SCF_DROP,
+	.def_threads = 2,
+	.def_size = 64ull << 20,
+	.def_duration = 8,
+	.def_passes = 0,
+	.run = ui_inversion_run,
+};
