@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# tests/unit/report-fixtures.sh: rs-report and rs-trace on committed fixtures.
+#
+#   bash tests/unit/report-fixtures.sh
+#
+# Builds tools/report, runs its C unit tests, then
+#  - rs-report on tests/fixtures/report/results (2 kernels x 2 scenarios x 3
+#    runs, stock/swap/3 lossy, patched/file-io/2 failed): headline medians
+#    computed by hand in tests/fixtures/report/mkresults.py, the lossy mark,
+#    the failed run's exclusion, plots, and the error exits;
+#  - rs-trace on the trace.dat fixtures recorded on a real kernel by
+#    tests/fixtures/report/trace/mktrace.sh: retryscope counts known from the
+#    generator, absent events as null, and the mmap_lock pairing checked
+#    against an independent pairing of `trace-cmd report` text (when
+#    trace-cmd is installed).
+# Prints TAP "ok -" / "not ok -" lines and "N passed, N failed".
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fx=$top/tests/fixtures/report
+bin=$top/tools/report
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+nok() {
+	fail=$((fail + 1))
+	echo "not ok - $1"
+	[ -z "${2:-}" ] || printf '#   %s\n' "${2//$'\n'/$'\n'#   }"
+}
+check() { # description command...
+	local d=$1
+	shift
+	if "$@" >"$tmp/out" 2>&1; then ok "$d"; else nok "$d" "$(head -20 "$tmp/out")"; fi
+}
+contains() { # description file string
+	if grep -qF -- "$3" "$2"; then ok "$1"; else nok "$1" "missing: $3"; fi
+}
+lacks() { # description file string
+	if grep -qF -- "$3" "$2"; then nok "$1" "unexpected: $(grep -F -- "$3" "$2" | head -3)"; else ok "$1"; fi
+}
+# expect_fail description expected-message command...: non-zero exit and message
+expect_fail() {
+	local d=$1 msg=$2
+	shift 2
+	if "$@" >"$tmp/err" 2>&1; then
+		nok "$d" "exited 0"
+	elif grep -qF -- "$msg" "$tmp/err"; then
+		ok "$d"
+	else
+		nok "$d" "message lacks '$msg': $(cat "$tmp/err")"
+	fi
+}
+# jq-like: jget FILE EXPR (python expression on d)
+jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(eval(sys.argv[2])))' "$1" "$2"; }
+jeq() { # description file expr expected-json
+	local got
+	got=$(jget "$2" "$3" 2>&1) || true
+	if [ "$got" = "$4" ]; then ok "$1"; else nok "$1" "$3 = $got, want $4"; fi
+}
+
+# ---- build and unit tests ----
+check "make -C tools/report" make -s -C "$bin"
+check "make -C tools/report test (C unit tests)" make -s -C "$bin" test
+
+# ---- rs-report on the fixture results ----
+res=$tmp/results
+cp -r "$fx/results" "$res"
+if "$bin/rs-report" "$res" -o "$tmp/rep/report.md" >"$tmp/stdout" 2>"$tmp/stderr"; then
+	nok "rs-report refuses a missing output directory" "exited 0"
+else
+	ok "rs-report refuses a missing output directory"
+fi
+mkdir -p "$tmp/rep"
+check "rs-report on fixture results" "$bin/rs-report" "$res" --baseline stock -o "$tmp/rep/report.md"
+cp "$tmp/out" "$tmp/stdout"
+rep=$tmp/rep/report.md
+h='| file-io | stock | 8,100 [8,000–8,200] | 0 | 100 [100–550] | 40 [38–42] |'
+contains "headline file-io stock (fallbacks, kept, hi p99, throughput)" "$tmp/stdout" "$h"
+h='| file-io | patched | 20 [10–30] (×0.00247) | 8,200 [8,100–8,300] (×—) | 83.5 [82–85] (×0.835) | 75 [60–90] (×1.88) |'
+contains "headline file-io patched: failed run 2 excluded, ratios" "$tmp/stdout" "$h"
+contains "headline swap stock: lossy run marked" "$tmp/stdout" "| swap | stock | 600 [500–700]† | 0† | 100† | 21 [20–22]† |"
+contains "headline swap patched: ratio to a lossy baseline marked" "$tmp/stdout" "| swap | patched | 50 [40–60] (×0.0833†) |"
+contains "headline is in report.md too" "$rep" "| file-io | stock | 8,100 [8,000–8,200] |"
+contains "lossy run listed" "$rep" "- † lossy run stock/swap/3: trace buffer overrun, 120 events lost (included)"
+contains "failed run listed" "$rep" "- failed run patched/file-io/2: guest panic during capture (excluded)"
+lacks "failed run's numbers reach no cell" "$rep" "99,999"
+contains "header: kernel release" "$rep" "| patched | 7.3.4-rs |"
+contains "header: runs per scenario" "$rep" "| swap | 3 runs: 2 ok, 1 lossy, 0 failed | 3 runs: 3 ok, 0 lossy, 0 failed |"
+contains "read acquisitions from trace.json" "$rep" "| read acquisitions | 20,010 [20,000–20,020] | 5,720 [5,719–5,721] | 0.286 |"
+contains "read waits 1-10 ms from the trace histogram" "$rep" "| read waits [1000, 10000) µs | 328 [300–350] | 10 [9–11] | 0.0305 |"
+contains "swap mmap_lock rows from module counters" "$rep" "| read acquisitions | 700 [600–800]† | 150 [140–160] | 0.214† |"
+contains "waits n/a without trace.json" "$rep" "| read waits [1000, 10000) µs | n/a | n/a | — |"
+contains "fallbacks per 1,000 major faults" "$rep" "| fallbacks per 1,000 major faults | 988.8 [976.6–1,001] | 2.44 [1.22–3.66] | 0.00247 |"
+contains "attempts_max is the after value" "$rep" "| max attempts (value after the run) | 3 | 3 | 1 |"
+contains "counter missing on stock is n/a" "$rep" "| new_counter_x | n/a | 8 [7–9] | — |"
+contains "definitions stated" "$rep" "## Definitions"
+for p in plot-latency-file-io plot-attempts-swap plot-fallback-causes; do
+	if grep -q '<svg' "$tmp/rep/$p.svg" 2>/dev/null && grep -qF "($p.svg)" "$rep"; then
+		ok "plot $p.svg written and linked"
+	else
+		nok "plot $p.svg written and linked"
+	fi
+done
+
+# a real rs-trace output is accepted as trace.json
+"$bin/rs-trace" "$fx/trace/uprobe.dat" -o "$tmp/uprobe.json"
+cp "$tmp/uprobe.json" "$res/stock/swap/1/trace.json"
+check "rs-report reads rs-trace's own trace.json" "$bin/rs-report" "$res" -o "$tmp/rep2.md"
+acq=$(jget "$tmp/uprobe.json" 'd["mmap_lock"]["workload"]["read"]["acquire"]')
+contains "  its workload read acquisitions ($acq) are used" "$tmp/rep2.md" "| read acquisitions | 700 [$acq–800]† |"
+contains "  and its source is counted" "$tmp/rep2.md" "mmap_lock rows: 1 run(s) from trace.json, 5 from module counters."
+rm "$res/stock/swap/1/trace.json"
+
+# ---- rs-report errors ----
+expect_fail "missing dir" "no such directory" "$bin/rs-report" "$tmp/nonexistent"
+mkdir -p "$tmp/empty/stock/file-io"
+expect_fail "no runs" "no runs found" "$bin/rs-report" "$tmp/empty"
+expect_fail "unknown baseline" 'baseline kernel "vanilla" has no runs' \
+	"$bin/rs-report" "$res" --baseline vanilla -o "$tmp/x.md"
+bad=$tmp/bad
+cp -r "$fx/results" "$bad"
+sed -i '3s/.*/user_faults/' "$bad/patched/swap/2/stats.after"
+expect_fail "malformed stat line: file and line" "patched/swap/2/stats.after:3: malformed counter line" \
+	"$bin/rs-report" "$bad" -o "$tmp/x.md"
+rm -rf "$bad" && cp -r "$fx/results" "$bad"
+sed -i '5s/.*/ "classes": {,/' "$bad/stock/file-io/1/workload.json"
+expect_fail "malformed JSON: file and line" "stock/file-io/1/workload.json:5: malformed JSON" \
+	"$bin/rs-report" "$bad" -o "$tmp/x.md"
+rm -rf "$bad" && cp -r "$fx/results" "$bad"
+echo '{"mmap_lock": {"workload": {"read": {"acquire": "many"}}}}' >"$bad/stock/file-io/1/trace.json"
+expect_fail "wrong JSON type named" 'mmap_lock.workload.read."acquire" is not a number' \
+	"$bin/rs-report" "$bad" -o "$tmp/x.md"
+rm -rf "$bad" && cp -r "$fx/results" "$bad"
+echo "maybe" >"$bad/stock/file-io/1/status"
+expect_fail "malformed status" "stock/file-io/1/status:1: malformed status" \
+	"$bin/rs-report" "$bad" -o "$tmp/x.md"
+rm -rf "$bad" && cp -r "$fx/results" "$bad"
+echo "no equals sign" >>"$bad/stock/file-io/1/meta"
+expect_fail "malformed meta" "stock/file-io/1/meta:8: malformed meta line" \
+	"$bin/rs-report" "$bad" -o "$tmp/x.md"
+
+# ---- rs-trace on real trace.dat fixtures ----
+tr=$fx/trace
+u=$tmp/uprobe.json
+jeq "rs-trace: tool and version" "$u" '[d["tool"], d["version"], d["cpus"]]' '["rs-trace", 1, 2]'
+jeq "rs-trace: workload retries (uprobe stand-ins)" "$u" 'd["retries"]' \
+	'{"total": 15, "kept_vma_lock": 10, "by_cause": {"vma_abort": 0, "file_io": 10, "swap_io": 5, "other_retry": 0, "no_vma_lock": 0}}'
+jeq "rs-trace: workload fallbacks by cause" "$u" 'd["fallbacks_by_cause"]' \
+	'{"vma_abort": 3, "file_io": 0, "swap_io": 0, "other_retry": 1, "no_vma_lock": 2}'
+jeq "rs-trace: workload max_attempt" "$u" 'd["max_attempt"]' '7'
+jeq "rs-trace: non-workload task counted in all only" "$u" \
+	'[d["retryscope_all"]["retries"]["total"], d["retryscope_all"]["fallbacks_by_cause"]["file_io"], d["retryscope_all"]["max_attempt"]]' \
+	'[19, 2, 9]'
+jeq "rs-trace: event counts" "$u" \
+	'[d["events"]["retryscope:retryscope_fault_retry"], d["events"]["retryscope:retryscope_mmap_fallback"]]' '[19, 8]'
+jeq "rs-trace: by_comm groups fl-io-0 and fl-io-1 as fl-io" "$u" 'sorted(d["mmap_lock"]["by_comm"])' '["fl-hi", "fl-io"]'
+jeq "rs-trace: by_comm adds up to workload" "$u" \
+	'sum(c["read"]["acquire"] + c["write"]["acquire"] for c in d["mmap_lock"]["by_comm"].values()) == d["mmap_lock"]["workload"]["read"]["acquire"] + d["mmap_lock"]["workload"]["write"]["acquire"]' 'true'
+jeq "rs-trace: histogram adds up to acquisitions" "$u" \
+	'all(sum(m["wait_us_hist"]) == m["acquire"] for k in ("workload", "all") for m in d["mmap_lock"][k].values())' 'true'
+jeq "rs-trace: all >= workload" "$u" \
+	'd["mmap_lock"]["all"]["read"]["acquire"] >= d["mmap_lock"]["workload"]["read"]["acquire"] > 0' 'true'
+jeq "rs-trace: events_total is the sum of events" "$u" 'sum(v for v in d["events"].values() if v) == d["events_total"]' 'true'
+
+"$bin/rs-trace" "$tr/stock.dat" --comm-prefix fl- -o "$tmp/stock.json"
+jeq "rs-trace: stock trace, retryscope events absent (null)" "$tmp/stock.json" \
+	'[d["events"]["retryscope:retryscope_fault_retry"], d["retries"], d["fallbacks_by_cause"], d["max_attempt"]]' \
+	'[null, null, null, null]'
+jeq "rs-trace: stock trace, mmap_lock still paired" "$tmp/stock.json" 'd["mmap_lock"]["workload"]["write"]["acquire"] > 0' 'true'
+"$bin/rs-trace" "$tr/nolock.dat" -o "$tmp/nolock.json"
+jeq "rs-trace: trace without mmap_lock hits: zero acquisitions" "$tmp/nolock.json" \
+	'[d["events"]["mmap_lock:mmap_lock_acquire_returned"], d["mmap_lock"]["all"]["read"]["acquire"], d["events"]["sched:sched_switch"] > 0]' \
+	'[0, 0, true]'
+"$bin/rs-trace" "$tr/uprobe.dat" --comm-prefix nomatch- -o "$tmp/nomatch.json"
+jeq "rs-trace: --comm-prefix selects the workload" "$tmp/nomatch.json" \
+	'[d["mmap_lock"]["workload"]["read"]["acquire"], d["retries"]["total"], d["mmap_lock"]["by_comm"]]' '[0, 0, {}]'
+expect_fail "rs-trace: missing file" "No such file" "$bin/rs-trace" "$tmp/none.dat"
+echo "not a trace" >"$tmp/junk.dat"
+expect_fail "rs-trace: not a trace.dat" "not a readable trace-cmd trace.dat" "$bin/rs-trace" "$tmp/junk.dat"
+
+# independent pairing of trace-cmd's text output, as an oracle for lockpair
+if command -v trace-cmd >/dev/null; then
+	for f in uprobe stock; do
+		want=$(trace-cmd report -t -i "$tr/$f.dat" 2>/dev/null | awk '
+		/mmap_lock_(start_locking|acquire_returned):/ {
+			n = split($1, p, "-"); pid = p[n]
+			comm = substr($1, 1, length($1) - length(pid) - 1)
+			if (substr(comm, 1, 3) != "fl-") next
+			ts = $3; sub(":", "", ts); split(ts, s, ".")
+			t = s[1] * 1000000000 + s[2]
+			m = ($0 ~ /write=true/) ? "write" : "read"
+			k = pid SUBSEP m
+			if ($4 == "mmap_lock_start_locking:") {
+				if (k in pend) unp[m]++
+				pend[k] = t
+			} else {
+				if ($0 !~ /success=true/) fail[m]++
+				else if (k in pend) { acq[m]++; w[m] += t - pend[k] }
+				else try[m]++
+				delete pend[k]
+			}
+		}
+		END { for (i = 0; i < 2; i++) { m = i ? "write" : "read"
+			printf "[%d, %d, %d, %d, %d]", acq[m], try[m], fail[m], unp[m], w[m] } }' |
+			sed 's/\]\[/], [/; s/^/[/; s/$/]/')
+		"$bin/rs-trace" "$tr/$f.dat" -o "$tmp/o.json"
+		jeq "rs-trace $f.dat: pairing equals trace-cmd report oracle" "$tmp/o.json" \
+			'[[d["mmap_lock"]["workload"][m][k] for k in ("acquire", "trylock", "failed", "unpaired_start", "wait_ns_total")] for m in ("read", "write")]' \
+			"$want"
+	done
+else
+	echo "# trace-cmd not installed: oracle check skipped"
+fi
+
+echo "1..$((pass + fail))"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
