@@ -197,6 +197,7 @@ static int rs_hmf_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 struct rs_vmf_data {
 	unsigned long address;
+	bool random;		/* VM_RAND_READ: no readahead, synchronous read */
 };
 
 static void rs_vmf_entry_count(struct pt_regs *regs, struct rs_vmf_data *d,
@@ -239,19 +240,37 @@ static void rs_vmf_ret_count(struct pt_regs *regs, struct rs_vmf_data *d,
 		rs_inc(retry + 3);
 }
 
+/*
+ * filemap_fault() drops the lock in three places: readahead started I/O
+ * (the only one where the RFC series sets VM_FAULT_RETRY_VMA), the folio
+ * was locked by someone else's I/O, or a VM_RAND_READ mapping read the
+ * folio synchronously (page_not_uptodate).  The last one is told apart by
+ * the VMA flag: filemap_fault_retry_random.
+ */
 static int rs_filemap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
+	struct rs_vmf_data *d = (void *)ri->data;
+	struct vm_fault *vmf;
+
 	if (!rs_filter_match())
 		return 1;
 	rs_hit(RS_P_FILEMAP_FAULT);
-	rs_vmf_entry_count(regs, (void *)ri->data, RS_filemap_fault_calls);
+	rs_vmf_entry_count(regs, d, RS_filemap_fault_calls);
+	vmf = (struct vm_fault *)regs_get_kernel_argument(regs, 0);
+	d->random = vmf->vma->vm_flags & VM_RAND_READ;
+	if (d->random)
+		rs_inc(RS_filemap_fault_random);
 	return 0;
 }
 
 static int rs_filemap_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	rs_vmf_ret_count(regs, (void *)ri->data, RS_filemap_fault_retry,
-			 RS_ST_RETRY_FILE_IO);
+	struct rs_vmf_data *d = (void *)ri->data;
+
+	rs_vmf_ret_count(regs, d, RS_filemap_fault_retry, RS_ST_RETRY_FILE_IO);
+	if (d->random &&
+	    (regs_return_value(regs) & rs_fault_bits(VM_FAULT_RETRY)))
+		rs_inc(RS_filemap_fault_retry_random);
 	return 0;
 }
 

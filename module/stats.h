@@ -32,6 +32,8 @@ enum rs_counter {
 	RS_filemap_fault_retry_vma,
 	RS_filemap_fault_major,
 	RS_filemap_fault_error,
+	RS_filemap_fault_random,
+	RS_filemap_fault_retry_random,
 	RS_swap_fault_calls,
 	RS_swap_fault_vma_locked,
 	RS_swap_fault_tried,

@@ -22,10 +22,30 @@ if ! make -s -C "$top/tools" >"$RS_BUILD/check/tools-build.log" 2>&1; then
 	not_ok "tools build"
 	exit 1
 fi
+# sparse_false_positive FILE: drop "bad constant expression" reported on a
+# module_param()/MODULE_*() line (see above); keep everything else.
+sparse_false_positive() {
+	local f=$1 line file ln keep=()
+	while IFS= read -r line; do
+		if [[ $line =~ ^([^:]+):([0-9]+):[0-9]+:\ error:\ bad\ constant\ expression$ ]]; then
+			file=${BASH_REMATCH[1]} ln=${BASH_REMATCH[2]}
+			if sed -n "${ln}p" "$top/$file" 2>/dev/null | grep -qE '^(module_param|MODULE_)'; then
+				continue
+			fi
+		fi
+		keep+=("$line")
+	done <"$f"
+	printf '%s\n' "${keep[@]}" >"$f"
+}
 disk=$("$top/scripts/mkdisk") || { not_ok "test disk"; exit 1; }
 for v in stock patched; do
 	img=$(kernel_image "$v" 2>/dev/null) || { not_ok "no $v kernel"; continue; }
-	if ko=$("$top/scripts/build-module" --base 7.3 --variant "$v" "${flag[@]}" --extra "W=1 C=1" 2>"$RS_BUILD/check/module-$v.warn"); then
+	# build-module runs Debian 12's sparse 0.6.4 with __typeof_unqual__
+	# mapped to __typeof__ (else 7.3 turns C=1 off); drop the one false positive that 0.6.4 reports on every module_param() and
+	# MODULE_*() line of 7.3 (samples/kprobes/kretprobe_example.c too).
+	if ko=$("$top/scripts/build-module" --base 7.3 --variant "$v" "${flag[@]}" \
+		--extra "W=1 C=1" 2>"$RS_BUILD/check/module-$v.warn"); then
+		sparse_false_positive "$RS_BUILD/check/module-$v.warn"
 		if grep -qE 'warning|error' "$RS_BUILD/check/module-$v.warn"; then
 			sed 's/^/#   /' "$RS_BUILD/check/module-$v.warn" | head -n 20
 			not_ok "$v: module builds W=1 C=1 without warnings"
