@@ -90,7 +90,8 @@ contains "header: runs per scenario" "$rep" "| swap | 3 runs: 2 ok, 1 lossy, 0 f
 contains "read acquisitions from trace.json" "$rep" "| read acquisitions | 20,010 [20,000–20,020] | 5,720 [5,719–5,721] | 0.286 |"
 contains "read waits 1-10 ms from the trace histogram" "$rep" "| read waits [1000, 10000) µs | 328 [300–350] | 10 [9–11] | 0.0305 |"
 contains "swap mmap_lock rows from module counters" "$rep" "| read acquisitions | 700 [600–800]† | 150 [140–160] | 0.214† |"
-contains "waits n/a without trace.json" "$rep" "| read waits [1000, 10000) µs | n/a | n/a | — |"
+contains "waits 1-10 ms from module counters without trace.json" "$rep" "| read waits [1000, 10000) µs | 6 [5–7]† | 0 | 0† |"
+contains "a counter no run has is n/a" "$rep" "| write waits [10000, 100000) µs | n/a | n/a | — |"
 contains "fallbacks per 1,000 major faults" "$rep" "| fallbacks per 1,000 major faults | 988.8 [976.6–1,001] | 2.44 [1.22–3.66] | 0.00247 |"
 contains "attempts_max is the after value" "$rep" "| max attempts (value after the run) | 3 | 3 | 1 |"
 contains "counter missing on stock is n/a" "$rep" "| new_counter_x | n/a | 8 [7–9] | — |"
@@ -148,12 +149,14 @@ jeq "rs-trace: workload retries (uprobe stand-ins)" "$u" 'd["retries"]' \
 	'{"total": 15, "kept_vma_lock": 10, "by_cause": {"vma_abort": 0, "file_io": 10, "swap_io": 5, "other_retry": 0, "no_vma_lock": 0}}'
 jeq "rs-trace: workload fallbacks by cause" "$u" 'd["fallbacks_by_cause"]' \
 	'{"vma_abort": 3, "file_io": 0, "swap_io": 0, "other_retry": 1, "no_vma_lock": 2}'
+jeq "rs-trace: workload retry_kept events" "$u" 'd["retry_kept_events"]' \
+	'{"total": 10, "by_cause": {"vma_abort": 0, "file_io": 10, "swap_io": 0, "other_retry": 0, "no_vma_lock": 0}}'
 jeq "rs-trace: workload max_attempt" "$u" 'd["max_attempt"]' '7'
 jeq "rs-trace: non-workload task counted in all only" "$u" \
-	'[d["retryscope_all"]["retries"]["total"], d["retryscope_all"]["fallbacks_by_cause"]["file_io"], d["retryscope_all"]["max_attempt"]]' \
-	'[19, 2, 9]'
+	'[d["retryscope_all"]["retries"]["total"], d["retryscope_all"]["fallbacks_by_cause"]["file_io"], d["retryscope_all"]["retry_kept_events"]["total"], d["retryscope_all"]["max_attempt"]]' \
+	'[19, 2, 14, 9]'
 jeq "rs-trace: event counts" "$u" \
-	'[d["events"]["retryscope:retryscope_fault_retry"], d["events"]["retryscope:retryscope_mmap_fallback"]]' '[19, 8]'
+	'[d["events"]["retryscope:retryscope_fault_retry"], d["events"]["retryscope:retryscope_mmap_fallback"], d["events"]["retryscope:retryscope_retry_kept"]]' '[19, 8, 14]'
 jeq "rs-trace: by_comm groups fl-io-0 and fl-io-1 as fl-io" "$u" 'sorted(d["mmap_lock"]["by_comm"])' '["fl-hi", "fl-io"]'
 jeq "rs-trace: by_comm adds up to workload" "$u" \
 	'sum(c["read"]["acquire"] + c["write"]["acquire"] for c in d["mmap_lock"]["by_comm"].values()) == d["mmap_lock"]["workload"]["read"]["acquire"] + d["mmap_lock"]["workload"]["write"]["acquire"]' 'true'
@@ -165,8 +168,8 @@ jeq "rs-trace: events_total is the sum of events" "$u" 'sum(v for v in d["events
 
 "$bin/rs-trace" "$tr/stock.dat" --comm-prefix fl- -o "$tmp/stock.json"
 jeq "rs-trace: stock trace, retryscope events absent (null)" "$tmp/stock.json" \
-	'[d["events"]["retryscope:retryscope_fault_retry"], d["retries"], d["fallbacks_by_cause"], d["max_attempt"]]' \
-	'[null, null, null, null]'
+	'[d["events"]["retryscope:retryscope_fault_retry"], d["retries"], d["fallbacks_by_cause"], d["retry_kept_events"], d["max_attempt"]]' \
+	'[null, null, null, null, null]'
 jeq "rs-trace: stock trace, mmap_lock still paired" "$tmp/stock.json" 'd["mmap_lock"]["workload"]["write"]["acquire"] > 0' 'true'
 "$bin/rs-trace" "$tr/nolock.dat" -o "$tmp/nolock.json"
 jeq "rs-trace: trace without mmap_lock hits: zero acquisitions" "$tmp/nolock.json" \

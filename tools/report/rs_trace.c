@@ -23,13 +23,13 @@ static const char *const cause_name[NCAUSE] = {
 	"none", "vma_abort", "file_io", "swap_io", "other_retry", "no_vma_lock", "unknown",
 };
 
-enum ev { EV_START, EV_ACQUIRE, EV_RELEASED, EV_RETRY, EV_FALLBACK, EV_N };
+enum ev { EV_START, EV_ACQUIRE, EV_RELEASED, EV_RETRY, EV_FALLBACK, EV_KEPT, EV_N };
 static const char *const ev_sys[EV_N] = {
-	"mmap_lock", "mmap_lock", "mmap_lock", "retryscope", "retryscope",
+	"mmap_lock", "mmap_lock", "mmap_lock", "retryscope", "retryscope", "retryscope",
 };
 static const char *const ev_name[EV_N] = {
 	"mmap_lock_start_locking", "mmap_lock_acquire_returned", "mmap_lock_released",
-	"retryscope_fault_retry", "retryscope_mmap_fallback",
+	"retryscope_fault_retry", "retryscope_mmap_fallback", "retryscope_retry_kept",
 };
 
 enum fld { F_WRITE, F_SUCCESS, F_ADDRESS, F_CAUSE, F_FLAGS, F_RET, F_ATTEMPT, F_KEPT, F_N };
@@ -40,6 +40,7 @@ static const char *const fld_name[F_N] = {
 struct retry_stats {
 	uint64_t retries, kept, retry_cause[NCAUSE];
 	uint64_t fallbacks, fallback_cause[NCAUSE];
+	uint64_t kept_events, kept_cause[NCAUSE];
 	uint64_t max_attempt;
 };
 
@@ -164,9 +165,12 @@ static void do_retry(struct ctx *c, int e, struct tep_record *rec, const char *c
 			r->retry_cause[ci]++;
 			if (have_kept && kept)
 				r->kept++;
-		} else {
+		} else if (e == EV_FALLBACK) {
 			r->fallbacks++;
 			r->fallback_cause[ci]++;
+		} else {
+			r->kept_events++;
+			r->kept_cause[ci]++;
 		}
 		if (have_attempt && attempt > r->max_attempt)
 			r->max_attempt = attempt;
@@ -267,8 +271,18 @@ static void j_retry(const struct ctx *c, const struct retry_stats *r, json_objec
 	} else {
 		json_object_object_add(dst, "retries", NULL);
 	}
+	if (c->ev[EV_KEPT]) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "total", j_u64(r->kept_events));
+		json_object_object_add(o, "by_cause",
+				       c->f[EV_KEPT][F_CAUSE] ? j_causes(r->kept_cause) : NULL);
+		json_object_object_add(dst, "retry_kept_events", o);
+	} else {
+		json_object_object_add(dst, "retry_kept_events", NULL);
+	}
 	int have_attempt = (c->ev[EV_RETRY] && c->f[EV_RETRY][F_ATTEMPT]) ||
-			   (c->ev[EV_FALLBACK] && c->f[EV_FALLBACK][F_ATTEMPT]);
+			   (c->ev[EV_FALLBACK] && c->f[EV_FALLBACK][F_ATTEMPT]) ||
+			   (c->ev[EV_KEPT] && c->f[EV_KEPT][F_ATTEMPT]);
 	json_object_object_add(dst, "max_attempt", have_attempt ? j_u64(r->max_attempt) : NULL);
 }
 
