@@ -100,8 +100,8 @@ d = json.load(open(path))
 def need(cond, what):
     if not cond:
         sys.exit(f"{path}: {what}")
-for k in ("tool", "version", "scenario", "options", "wall_s", "classes",
-          "throughput_ops_s", "faults_per_s"):
+for k in ("tool", "version", "scenario", "options", "setup", "wall_s", "classes",
+          "throughput_ops_s", "faults_per_s", "vmstat"):
     need(k in d, f"no key {k}")
 need(d["tool"] == "faultload" and d["version"] == 1, "tool/version")
 need(d["wall_s"] > 0, "wall_s > 0")

@@ -44,32 +44,54 @@ uint64_t fl_touch_write(unsigned char *p)
 	return t1 - t0;
 }
 
+static const char *madv_const(int madv)
+{
+	switch (madv) {
+	case MADV_RANDOM:
+		return "MADV_RANDOM";
+	case MADV_SEQUENTIAL:
+		return "MADV_SEQUENTIAL";
+	default:
+		return "MADV_NORMAL";
+	}
+}
+
+/* Write drop_caches and fadvise the file; the method that worked. */
+static const char *drop_cache(const struct fl_opts *o)
+{
+	int err, ferr;
+
+	/* clean pages only: the file is on a read-only disk */
+	err = fl_write_file(DROP_CACHES, "3\n");
+	ferr = posix_fadvise(o->fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (!err && !ferr)
+		return "drop_caches+fadvise";
+	if (!err)
+		return "drop_caches";	/* ENOSYS: no CONFIG_ADVISE_SYSCALLS */
+	if (!ferr) {
+		fl_warn("cannot write 3 to %s (%s): posix_fadvise(DONTNEED) of %s alone",
+			DROP_CACHES, strerror(-err), o->file);
+		return "fadvise";
+	}
+	fl_warn("cannot make the page cache cold: writing %s: %s; posix_fadvise(DONTNEED): %s%s",
+		DROP_CACHES, strerror(-err), strerror(ferr),
+		ferr == ENOSYS ? FL_NO_ADVISE_HINT : "");
+	return "none";
+}
+
 int fl_file_map(struct fl_file *f, const struct fl_opts *o,
 		struct fl_result *res)
 {
 	const char *how = "none";
 	long resident;
-	int err;
 
 	memset(f, 0, sizeof(*f));
 	f->fd = o->fd;
 	f->len = o->size;
 	f->npages = o->size / fl_page_size();
 
-	if (o->drop_caches) {
-		/* clean pages only: the file is on a read-only disk */
-		err = fl_write_file(DROP_CACHES, "3\n");
-		if (err)
-			fl_warn("cannot write 3 to %s (%s): using posix_fadvise(DONTNEED) on %s alone",
-				DROP_CACHES, strerror(-err), o->file);
-		how = err ? "fadvise" : "drop_caches+fadvise";
-		err = posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (err) {
-			fl_err("posix_fadvise(%s, DONTNEED): %s", o->file,
-			       strerror(err));
-			return -1;
-		}
-	}
+	if (o->drop_caches)
+		how = drop_cache(o);
 
 	f->map = mmap(NULL, f->len, PROT_READ, MAP_SHARED, f->fd, 0);
 	if (f->map == MAP_FAILED) {
@@ -79,16 +101,22 @@ int fl_file_map(struct fl_file *f, const struct fl_opts *o,
 		return -1;
 	}
 	if (madvise(f->map, f->len, o->madv)) {
-		fl_err("madvise(%s, MADV_%s): %s", o->file, o->madv_name,
-		       strerror(errno));
-		fl_file_unmap(f);
-		return -1;
+		/* without madvise() the mapping is MADV_NORMAL anyway */
+		if (errno != ENOSYS || o->madv != MADV_NORMAL) {
+			fl_err("madvise(%s, %s): %s%s", o->file,
+			       madv_const(o->madv), strerror(errno),
+			       errno == ENOSYS ? FL_NO_ADVISE_HINT : "");
+			fl_file_unmap(f);
+			return -1;
+		}
+		fl_result_setup_str(res, "madvise", "ENOSYS");
 	}
 	resident = fl_resident_pages(f->map, f->len);
 	fl_result_setup_str(res, "cache_drop", how);
 	fl_result_setup_int(res, "file_size", (long long)o->file_size);
 	fl_result_setup_int(res, "resident_pages_at_start", resident);
-	if (o->drop_caches && resident > (long)(f->npages / 10))
+	if (o->drop_caches && strcmp(how, "none") &&
+	    resident > (long)(f->npages / 10))
 		fl_warn("%ld of %zu pages of %s still cached after the drop (mapped elsewhere?)",
 			resident, f->npages, o->file);
 	return 0;
@@ -163,6 +191,15 @@ void fl_io_work(struct fl_thread *t)
 		if (pass) {
 			err = fl_file_drop_range(ctx->file, p->first, p->n,
 						 ctx->o->drop_caches);
+			if (err == -ENOSYS) {
+				/* a pass over mapped pages would not fault */
+				if (!atomic_exchange(&ctx->warned, 1))
+					fl_warn("%s: cannot make pages cold again: madvise/fadvise: %s%s; one pass only",
+						fl_class_comm(t->cls), strerror(ENOSYS),
+						FL_NO_ADVISE_HINT);
+				t->st.errors++;
+				break;
+			}
 			if (err) {
 				if (!t->st.errors)
 					fl_warn("%s: dropping pages between passes: %s",

@@ -7,6 +7,7 @@
 #ifndef FL_FILEIO_H
 #define FL_FILEIO_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,7 @@ struct fl_io_ctx {
 	struct fl_file *file;
 	int nice;		/* set on each io thread if non-zero */
 	uint64_t passes;	/* 0: until stopped */
+	atomic_int warned;	/* one warning for all threads */
 };
 
 /*

@@ -174,6 +174,7 @@ int fl_report_json(FILE *out, const char *path, const struct fl_opts *o,
 	struct json_object *root = json_object_new_object();
 	struct json_object *classes = json_object_new_object();
 	struct json_object *setup = json_object_new_object();
+	struct json_object *vmstat;
 	uint64_t touches, faults;
 	const char *text;
 	unsigned int i;
@@ -183,6 +184,8 @@ int fl_report_json(FILE *out, const char *path, const struct fl_opts *o,
 	add(root, "version", json_object_new_int(1));
 	add(root, "scenario", json_object_new_string(o->sc->name));
 	add(root, "options", options_json(o));
+	add(setup, "setup_s", jdouble(r->setup_s, 3));
+	add(setup, "setup_s", jdouble(r->setup_s, 3));
 	for (i = 0; i < r->nsetup; i++)
 		add(setup, r->setup[i].key, r->setup[i].sval ?
 		    json_object_new_string(r->setup[i].sval) :
@@ -200,6 +203,13 @@ int fl_report_json(FILE *out, const char *path, const struct fl_opts *o,
 	    jdouble(r->wall_s > 0 ? (double)touches / r->wall_s : 0, 1));
 	add(root, "faults_per_s",
 	    jdouble(r->wall_s > 0 ? (double)faults / r->wall_s : 0, 1));
+
+	vmstat = json_object_new_object();
+	for (i = 0; i < FL_VMSTAT_N; i++)
+		if (r->vmstat.have[i])
+			add(vmstat, fl_vmstat_name(i),
+			    json_object_new_int64(r->vmstat.v[i]));
+	add(root, "vmstat", vmstat);
 
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);

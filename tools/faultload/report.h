@@ -5,14 +5,19 @@
  * The JSON shape (version 1) is read by tools/report; keep it stable:
  *   { "tool": "faultload", "version": 1, "scenario": NAME,
  *     "options": { every option that applies to the scenario },
- *     "setup": { what setup found: cache drop method, resident pages ... },
+ *     "setup": { what setup found: "setup_s", cache drop method,
+ *                resident pages, swap eviction ... },
  *     "wall_s": S, "hi_policy": P (ui-inversion only),
  *     "classes": { CLASS: { "threads", "ops", "minflt", "majflt",
  *                           "errors", "latency_ns": { "count", "min",
  *                           "max", "mean", "p50", "p90", "p99", "p999",
  *                           "buckets": [[lo, hi, count], ...] } } },
  *     "throughput_ops_s": page touches / wall_s,
- *     "faults_per_s": (minflt + majflt of every class) / wall_s }
+ *     "faults_per_s": (minflt + majflt of every class) / wall_s,
+ *     "vmstat": { system-wide /proc/vmstat deltas over the measured
+ *                 phase: pgfault, pgmajfault, pswpin, pswpout and, with
+ *                 CONFIG_PER_VMA_LOCK_STATS, vma_lock_success/abort/
+ *                 retry/miss } }
  * Bucket bounds are inclusive; only non-empty buckets, ascending.
  */
 #ifndef FL_REPORT_H
@@ -22,6 +27,7 @@
 
 #include "opts.h"
 #include "stats.h"
+#include "vmstat.h"
 
 #define FL_MAX_SETUP	16
 
@@ -32,7 +38,9 @@ struct fl_setup_item {
 };
 
 struct fl_result {
-	double wall_s;
+	double wall_s;				/* the measured phase */
+	double setup_s;				/* before it: mapping, filling, eviction */
+	struct fl_vmstat vmstat;		/* deltas over the measured phase */
 	const char *hi_policy;			/* NULL unless ui-inversion */
 	struct fl_classstat cls[FL_NCLASSES];	/* threads == 0: not used */
 	struct fl_setup_item setup[FL_MAX_SETUP];

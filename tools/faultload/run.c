@@ -33,6 +33,7 @@ void fl_install_signal_handlers(void)
 void fl_run_init(struct fl_run *run)
 {
 	memset(run, 0, sizeof(*run));
+	run->t_init = fl_now_ns();
 	pthread_mutex_init(&run->lock, NULL);
 	pthread_cond_init(&run->cond, NULL);
 }
@@ -164,6 +165,8 @@ int fl_run_start(struct fl_run *run)
 		release(run, -1);
 		return -1;
 	}
+	if (fl_vmstat_read(&run->vs_start))
+		memset(&run->vs_start, 0, sizeof(run->vs_start));
 	release(run, 1);
 	return 0;
 }
@@ -184,6 +187,7 @@ void fl_run_wait(struct fl_run *run, double duration_s)
 
 void fl_run_finish(struct fl_run *run, struct fl_result *res)
 {
+	struct fl_vmstat vs_end;
 	uint64_t last = run->t_start;
 	unsigned int i;
 
@@ -202,8 +206,12 @@ void fl_run_finish(struct fl_run *run, struct fl_result *res)
 			res->failed |= t->fatal;
 		}
 	}
-	if (res)
-		res->wall_s = (double)(last - run->t_start) / NSEC_PER_SEC;
+	if (!res)
+		return;
+	if (!fl_vmstat_read(&vs_end))
+		fl_vmstat_delta(&res->vmstat, &run->vs_start, &vs_end);
+	res->wall_s = (double)(last - run->t_start) / NSEC_PER_SEC;
+	res->setup_s = (double)(run->t_start - run->t_init) / NSEC_PER_SEC;
 }
 
 void fl_run_destroy(struct fl_run *run)

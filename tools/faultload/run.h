@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "stats.h"
+#include "vmstat.h"
 
 struct fl_result;
 
@@ -72,7 +73,9 @@ struct fl_run {
 	unsigned int ready;	/* threads past their setup */
 	int state;		/* 0 wait, 1 go, -1 abort */
 	atomic_uint running;	/* threads not endless and not yet done */
+	uint64_t t_init;	/* ns, fl_run_init(): setup begins */
 	uint64_t t_start;	/* ns, when the threads were let go */
+	struct fl_vmstat vs_start;
 };
 
 void fl_run_init(struct fl_run *run);
@@ -93,7 +96,8 @@ int fl_run_busy(struct fl_run *run);
 void fl_run_wait(struct fl_run *run, double duration_s);
 /*
  * Stop, join, and add every thread's stats to res->cls[]; sets
- * res->wall_s (start to the last thread done) and res->failed.
+ * res->wall_s (start to the last thread done), res->setup_s (init to
+ * start), res->vmstat (deltas over the measured phase) and res->failed.
  */
 void fl_run_finish(struct fl_run *run, struct fl_result *res);
 void fl_run_destroy(struct fl_run *run);

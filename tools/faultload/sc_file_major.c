@@ -30,10 +30,10 @@ static int file_major_run(const struct fl_opts *o, struct fl_result *res)
 	struct fl_run run;
 	int ret = FL_EXIT_FAIL;
 
-	if (fl_file_map(&file, o, res))
-		return FL_EXIT_FAIL;
-	ctx = (struct fl_io_ctx){ .o = o, .file = &file, .passes = o->passes };
 	fl_run_init(&run);
+	if (fl_file_map(&file, o, res))
+		goto out;
+	ctx = (struct fl_io_ctx){ .o = o, .file = &file, .passes = o->passes };
 	if (fl_run_add_n(&run, o->threads, FL_CLASS_IO, fl_io_setup,
 			 fl_io_work, &ctx) ||
 	    fl_run_start(&run))

@@ -71,6 +71,7 @@ static int warm_file(const struct fl_opts *o, struct fl_result *res)
 static void *map_once(const struct fl_opts *o)
 {
 	void *p;
+	int err;
 
 	if (o->kind == FL_KIND_ANON) {
 		p = mmap(NULL, o->size, PROT_READ | PROT_WRITE,
@@ -79,8 +80,12 @@ static void *map_once(const struct fl_opts *o)
 			(void)madvise(p, o->size, MADV_NOHUGEPAGE);
 	} else {
 		p = mmap(NULL, o->size, PROT_READ, MAP_SHARED, o->fd, 0);
-		if (p != MAP_FAILED && madvise(p, o->size, o->madv)) {
+		/* no madvise() (ENOSYS) is fine for MADV_NORMAL */
+		if (p != MAP_FAILED && madvise(p, o->size, o->madv) &&
+		    (errno != ENOSYS || o->madv != MADV_NORMAL)) {
+			err = errno;
 			munmap(p, o->size);
+			errno = err;
 			p = MAP_FAILED;
 		}
 	}
@@ -100,7 +105,7 @@ static void minor_work(struct fl_thread *t)
 		p = map_once(o);
 		if (p == MAP_FAILED) {
 			if (!t->st.errors)
-				fl_warn("fl-minor: mmap of %llu bytes: %s",
+				fl_warn("fl-minor: mmap/madvise of %llu bytes: %s",
 					(unsigned long long)o->size,
 					strerror(errno));
 			t->st.errors++;

@@ -54,7 +54,13 @@ static void same_work(struct fl_thread *t)
 			if (ctx->again) {
 				err = fl_file_drop_range(ctx->file, 0, n,
 							 o->drop_caches);
-				if (err) {
+				if (err == -ENOSYS) {
+					fl_warn("fl-same: cannot make pages cold again: madvise/fadvise: %s%s; stopping after %llu pass(es)",
+						strerror(ENOSYS), FL_NO_ADVISE_HINT,
+						(unsigned long long)pass + 1);
+					t->st.errors++;
+					ctx->again = 0;
+				} else if (err) {
 					if (!t->st.errors)
 						fl_warn("fl-same: dropping pages between passes: %s",
 							strerror(-err));

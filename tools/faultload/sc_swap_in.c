@@ -56,7 +56,7 @@ const struct fl_scenario fl_sc_swap_in = {
 	.flags = 0,
 	.def_threads = 2,
 	.def_size = 64ull << 20,
-	.def_duration = 10,
+	.def_duration = 8,
 	.def_passes = 1,
 	.run = swap_in_run,
 };

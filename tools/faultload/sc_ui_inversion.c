@@ -65,19 +65,51 @@ static int hi_setup(struct fl_thread *t)
 	return 0;
 }
 
+/*
+ * Empty the VMA so that the next pass faults again.  Without madvise()
+ * (ENOSYS) map fresh memory over it instead; that takes mmap_lock for
+ * write, untimed, and is reported once.
+ */
+static int hi_zap(struct hi_ctx *ctx, int *no_madvise)
+{
+	void *p;
+
+	if (!*no_madvise) {
+		if (!madvise(ctx->vma, ctx->len, MADV_DONTNEED))
+			return 0;
+		if (errno != ENOSYS)
+			return -errno;
+		*no_madvise = 1;
+		fl_warn("fl-hi: madvise(MADV_DONTNEED): %s%s; mapping over the VMA instead",
+			strerror(ENOSYS), FL_NO_ADVISE_HINT);
+	}
+	p = mmap(ctx->vma, ctx->len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	return p == MAP_FAILED ? -errno : 0;
+}
+
 static void hi_work(struct fl_thread *t)
 {
 	struct hi_ctx *ctx = t->ctx;
 	uint64_t pause = (uint64_t)(ctx->o->hi_interval_ms * NSEC_PER_MSEC);
 	size_t psz = fl_page_size(), i;
+	int no_madvise = 0, err;
 
 	while (!fl_stopping()) {
 		for (i = 0; i < ctx->o->hi_pages && !fl_stopping(); i++)
 			fl_tstat_op(&t->st, fl_touch_write(ctx->vma + i * psz));
-		if (madvise(ctx->vma, ctx->len, MADV_DONTNEED)) {
+		err = hi_zap(ctx, &no_madvise);
+		if (err && no_madvise) {
+			/* MAP_FIXED failed: the VMA may be gone */
+			fl_err("fl-hi: mapping over its VMA: %s", strerror(-err));
+			t->st.errors++;
+			t->fatal = 1;
+			fl_request_stop();
+			return;
+		}
+		if (err) {
 			if (!t->st.errors)
-				fl_warn("fl-hi: madvise(MADV_DONTNEED): %s",
-					strerror(errno));
+				fl_warn("fl-hi: emptying its VMA: %s", strerror(-err));
 			t->st.errors++;
 		}
 		fl_sleep_ns(pause);

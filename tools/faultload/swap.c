@@ -95,6 +95,18 @@ static long long swap_free_bytes(int *nswaps)
 	return total;
 }
 
+static int zswap_enabled(void)
+{
+	FILE *f = fopen("/sys/module/zswap/parameters/enabled", "re");
+	int c = 0;
+
+	if (f) {
+		c = fgetc(f);
+		fclose(f);
+	}
+	return c == 'Y' || c == '1';
+}
+
 /* memory.reclaim of the cgroup v2 we are in, if we may write it. */
 static void find_reclaim(struct fl_swap *s)
 {
@@ -206,6 +218,11 @@ int fl_swap_prepare(struct fl_swap *s, uint64_t len, uint64_t seed,
 		return -1;
 	}
 
+	if (zswap_enabled()) {
+		fl_warn("swap: zswap is enabled: swap-ins are decompressed from RAM, not read from the swap device");
+		fl_result_setup_str(res, "zswap", "enabled");
+	}
+
 	s->area = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (s->area == MAP_FAILED) {
@@ -227,7 +244,9 @@ int fl_swap_prepare(struct fl_swap *s, uint64_t len, uint64_t seed,
 			fl_err("swap: madvise(MADV_PAGEOUT) is not supported by this kernel (needs Linux 5.4): %s",
 			       strerror(EINVAL));
 		else
-			fl_err("swap: madvise(MADV_PAGEOUT): %s", strerror((int)-resident));
+			fl_err("swap: madvise(MADV_PAGEOUT): %s%s",
+			       strerror((int)-resident),
+			       resident == -ENOSYS ? FL_NO_ADVISE_HINT : "");
 		return -1;
 	}
 	fl_result_setup_int(res, "swap_pages", (long long)s->npages);

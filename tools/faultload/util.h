@@ -19,6 +19,10 @@
 #define NSEC_PER_SEC	1000000000ull
 #define NSEC_PER_MSEC	1000000ull
 
+/* Appended to ENOSYS messages of madvise() and posix_fadvise(). */
+#define FL_NO_ADVISE_HINT \
+	" (the kernel lacks CONFIG_ADVISE_SYSCALLS=y)"
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t fl_now_ns(void);
 /* Sleep for ns nanoseconds (restarted after signals unless stop is set). */
