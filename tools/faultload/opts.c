@@ -98,7 +98,7 @@ static const struct optdef {
 	[O_HI_PAGES] = { "hi-pages", "N", SC_BIT(SC_UI_INVERSION),
 		"pages of the fl-hi thread's VMA (default 64)" },
 	[O_HI_INTERVAL] = { "hi-interval", "MS", SC_BIT(SC_UI_INVERSION),
-		"fl-hi sleep between passes, ms (default 1)" },
+		"fl-hi sleep between passes, ms (default 4)" },
 	[O_WRITER_SIZE] = { "writer-size", "BYTES", S_WRITER,
 		"size of the fl-writer's VMA (default 64K)" },
 	[O_WRITER_PAUSE] = { "writer-pause", "MS", S_WRITER,
@@ -351,7 +351,7 @@ static void set_defaults(struct fl_opts *o)
 	o->kind = FL_KIND_ANON;
 	o->fork_interval_ms = 50;
 	o->hi_pages = 64;
-	o->hi_interval_ms = 1;
+	o->hi_interval_ms = 4;
 	o->writer_size = 64ull << 10;
 	o->writer_pause_ms = 0;
 	o->fd = -1;

@@ -11,6 +11,8 @@
 #include "run.h"
 #include "util.h"
 
+#define FL_STACK_SIZE	(256u << 10)
+
 atomic_int fl_stop;
 
 static void on_signal(int sig)
@@ -131,6 +133,7 @@ static void release(struct fl_run *run, int state)
 int fl_run_start(struct fl_run *run)
 {
 	unsigned int i, j, created = 0, failed = 0, finite = 0;
+	pthread_attr_t attr;
 	int ret;
 
 	for (i = 0; i < run->n; i++) {
@@ -143,17 +146,22 @@ int fl_run_start(struct fl_run *run)
 	for (i = 0; i < run->n; i++)
 		finite += !run->t[i].endless;
 	atomic_store(&run->running, finite);
+	pthread_attr_init(&attr);
+	/* workers keep their data on the heap: small stacks, many threads */
+	pthread_attr_setstacksize(&attr, FL_STACK_SIZE);
 	for (i = 0; i < run->n; i++) {
-		ret = pthread_create(&run->t[i].pt, NULL, trampoline, &run->t[i]);
+		ret = pthread_create(&run->t[i].pt, &attr, trampoline, &run->t[i]);
 		if (ret) {
 			fl_err("pthread_create (thread %u of %u, %s): %s", i + 1,
 			       run->n, fl_class_comm(run->t[i].cls), strerror(ret));
+			pthread_attr_destroy(&attr);
 			release(run, -1);
 			return -1;
 		}
 		run->t[i].created = 1;
 		created++;
 	}
+	pthread_attr_destroy(&attr);
 
 	pthread_mutex_lock(&run->lock);
 	while (run->ready < created)

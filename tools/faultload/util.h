@@ -32,7 +32,7 @@ void fl_sleep_ns(uint64_t ns);
 void fl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* The system page size, cached. */
+/* The system page size. */
 size_t fl_page_size(void);
 
 /* splitmix64: a full-period 64-bit mixer; *state advances. */
