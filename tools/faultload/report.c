@@ -96,8 +96,8 @@ static struct json_object *latency_json(const struct hist *h)
 		if (!h->bucket[i])
 			continue;
 		hist_bucket_bounds(i, &lo, &hi);
-		if (hi > h->max)
-			hi = h->max;	/* the open-ended overflow bucket */
+		if (i == HIST_NBUCKETS - 1)
+			hi = h->max;	/* open-ended overflow bucket: say where it ends */
 		b = json_object_new_array();
 		json_object_array_add(b, juint(lo));
 		json_object_array_add(b, juint(hi));

@@ -18,7 +18,9 @@
  *                 phase: pgfault, pgmajfault, pswpin, pswpout and, with
  *                 CONFIG_PER_VMA_LOCK_STATS, vma_lock_success/abort/
  *                 retry/miss } }
- * Bucket bounds are inclusive; only non-empty buckets, ascending.
+ * Bucket bounds are inclusive and the same in every run (hist.h), so
+ * runs can be merged bucket by bucket; only non-empty buckets, ascending;
+ * the last, open-ended bucket (>= 2^37 ns) reports max as its upper bound.
  */
 #ifndef FL_REPORT_H
 #define FL_REPORT_H
