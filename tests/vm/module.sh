@@ -89,7 +89,7 @@ sh -c "echo \"tgid \$\$\" > $RS_DBG/filter && exec faultload file-major --json $
 cp "$RS_DBG/stats" "$out/stats.rusage"
 echo none >"$RS_DBG/filter"
 mj=$(cval major_faults "$out/stats.rusage")
-ru=$(sed -n 's/.*"rusage_self": *{[^}]*"majflt": *\([0-9]*\).*/\1/p' "$out/rusage.json")
+ru=$(sed -n '/"rusage_self"/,/}/s/.*"majflt": *\([0-9]*\).*/\1/p' "$out/rusage.json")
 check "file-major: module major_faults ($mj) = getrusage majflt ($ru)" [ -n "$ru" -a "$mj" = "$ru" ]
 
 # --- the direction that must hold

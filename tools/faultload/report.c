@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <sys/resource.h>
+
 #include <json-c/json.h>
 
 #include "report.h"
@@ -168,6 +170,22 @@ static void totals(const struct fl_result *r, uint64_t *touches, uint64_t *fault
 	}
 }
 
+/*
+ * The whole process's fault counts (all threads, setup included), for
+ * comparing with the module's counters for the same tgid.
+ */
+static struct json_object *rusage_self_json(void)
+{
+	struct json_object *o = json_object_new_object();
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return o;
+	add(o, "minflt", json_object_new_int64(ru.ru_minflt));
+	add(o, "majflt", json_object_new_int64(ru.ru_majflt));
+	return o;
+}
+
 int fl_report_json(FILE *out, const char *path, const struct fl_opts *o,
 		   const struct fl_result *r)
 {
@@ -184,7 +202,6 @@ int fl_report_json(FILE *out, const char *path, const struct fl_opts *o,
 	add(root, "version", json_object_new_int(1));
 	add(root, "scenario", json_object_new_string(o->sc->name));
 	add(root, "options", options_json(o));
-	add(setup, "setup_s", jdouble(r->setup_s, 3));
 	add(setup, "setup_s", jdouble(r->setup_s, 3));
 	for (i = 0; i < r->nsetup; i++)
 		add(setup, r->setup[i].key, r->setup[i].sval ?
@@ -210,6 +227,7 @@ int fl_report_json(FILE *out, const char *path, const struct fl_opts *o,
 			add(vmstat, fl_vmstat_name(i),
 			    json_object_new_int64(r->vmstat.v[i]));
 	add(root, "vmstat", vmstat);
+	add(root, "rusage_self", rusage_self_json());
 
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
