@@ -9,7 +9,7 @@ BASE ?= 7.3
 KDIR ?= $(CURDIR)/build/obj/$(BASE)-stock-x86_64
 VARIANTS ?= stock patched
 
-.PHONY: all setup kernels module tools check compare bench check-arches check-series clean help
+.PHONY: all setup kernels module tools check check-debug compare bench check-arches check-series clean help
 
 all: kernels module tools
 
@@ -33,6 +33,11 @@ tools:
 
 check:
 	tests/run
+
+# The module's VM tests and the load/unload stress on the lab's debug kernels
+# (KASAN, lockdep, kmemleak); not in CI's budget, see README.md.
+check-debug:
+	RS_DEBUG=1 tests/run 'kernels|module'
 
 compare:
 	scripts/compare --variants "$(VARIANTS)"

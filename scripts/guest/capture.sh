@@ -1,7 +1,7 @@
 #!/bin/sh
 # scripts/guest/capture.sh (runs in the guest, busybox sh): the capture loop.
 #
-#   capture.sh KO KERNEL RUNS SCENARIO[:ARGS] ...
+#   capture.sh KO KERNEL RUNS [LABEL=]SCENARIO[:ARGS] ...
 #
 # Loads retryscope.ko (counting only faultload's threads: comm prefix fl-),
 # then for every scenario and run n=1..RUNS writes /out/<scenario>/<n>/:
@@ -12,7 +12,9 @@
 #   record.log           trace-cmd's own report (per-CPU overruns)
 #   meta                 kernel, release, cpu_model, scenario, run, args
 #   status               ok | lossy: <why> | failed: <why>
-# ARGS are extra faultload options, words separated by commas.
+# ARGS are extra faultload options, words separated by commas; LABEL names
+# the result directory (default: the scenario), e.g.
+# file-random=file-major:--madv,random.
 set -u
 ko=$1 kernel=$2 runs=$3
 shift 3
@@ -28,24 +30,33 @@ dmesg | grep 'retryscope:' >/out/dmesg-module
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 rc=0
 for spec in "$@"; do
+	label=
+	case ${spec%%:*} in
+	*=*)
+		label=${spec%%=*}
+		spec=${spec#*=}
+		;;
+	esac
 	scen=${spec%%:*}
+	label=${label:-$scen}
 	args=
 	[ "$scen" = "$spec" ] || args=$(echo "${spec#*:}" | tr , ' ')
 	n=1
 	while [ "$n" -le "$runs" ]; do
-		d=/out/$scen/$n
+		d=/out/$label/$n
 		rm -rf "$d"
 		mkdir -p "$d"
 		{
 			echo "kernel=$kernel"
 			echo "release=$(uname -r)"
 			echo "cpu_model=$cpu_model"
-			echo "scenario=$scen"
+			echo "scenario=$label"
+			echo "workload=$scen"
 			echo "run=$n"
 			echo "args=$args"
 		} >"$d/meta"
 		echo 1 >"$dbg/reset"
-		echo "capture: $kernel $scen run $n/$runs" >&2
+		echo "capture: $kernel $label run $n/$runs" >&2
 		rs-snap "$dbg/stats=$d/stats.before" /proc/vmstat="$d/vmstat.before"
 		# shellcheck disable=SC2086 # $args is a list of options
 		trace-cmd record -b 16384 -o "$d/trace.dat" -e retryscope -e mmap_lock \

@@ -1,0 +1,44 @@
+#!/bin/sh
+# scripts/guest/bench.sh KO REPS (in the guest): minor-fault rate with no
+# probes, with retryscope.ko, and with the same counting in bpftrace.
+# Writes /out/bench.txt: "kind config rep faults_per_s".
+set -u
+ko=$1 reps=$2
+bt=$(dirname "$0")/../../tools/bench/retryscope.bt
+res=/out/bench.txt
+: >"$res"
+uname -r >/out/release
+rate() { sed -n 's/^ *"faults_per_s": *\([0-9.]*\).*/\1/p' "$1"; }
+run() { # run KIND CONFIG REP
+	faultload minor --kind "$1" --file /mnt/disk/data.bin --threads 2 --duration 4 \
+		--quiet --json /tmp/b.json || return 1
+	echo "$1 $2 $3 $(rate /tmp/b.json)" | tee -a "$res"
+}
+have_bpftrace=1
+if ! bpftrace -e 'kprobe:handle_mm_fault { @n = count(); }' -c 'true' >/tmp/bt.probe 2>&1; then
+	have_bpftrace=0
+	echo "bpftrace cannot run here: $(grep -v '^$' /tmp/bt.probe | head -n 2 | tr '\n' ' ')" | tee /out/bpftrace.err
+fi
+for kind in anon file; do
+	r=1
+	while [ "$r" -le "$reps" ]; do
+		run "$kind" none "$r"
+		insmod "$ko" && run "$kind" module "$r"
+		rmmod retryscope
+		if [ "$have_bpftrace" = 1 ]; then
+			bpftrace "$bt" >/tmp/bt.out 2>&1 &
+			bp=$!
+			i=0
+			while ! grep -q Attaching /tmp/bt.out && [ "$i" -lt 300 ]; do
+				usleep 200000
+				i=$((i + 1))
+			done
+			sleep 1
+			run "$kind" bpftrace "$r"
+			kill -INT "$bp"
+			wait "$bp"
+			grep -q '@fault_done' /tmp/bt.out || echo "bpftrace counted nothing: $(tail -n 3 /tmp/bt.out)" >>/out/bpftrace.err
+		fi
+		r=$((r + 1))
+	done
+done

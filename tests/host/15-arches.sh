@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The series' fault paths compile on the other architectures it touches, with
+# no new warnings (scripts/check-arches).  By default only x86 and arm64 on
+# 7.3, to stay inside CI's time budget; RS_CHECK_ARCHES=all runs every arch
+# on both bases.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+runs=("7.3|x86 arm64")
+if [ "${RS_CHECK_ARCHES:-}" = all ]; then
+	runs=("7.3|arm arm64 loongarch powerpc riscv s390 x86" "6.12|arm arm64 loongarch powerpc riscv s390 x86")
+fi
+
+for run in "${runs[@]}"; do
+	base=${run%%|*} arches=${run#*|}
+	t0=$(date +%s)
+	out=$("$top/scripts/check-arches" --base "$base" --arches "$arches" 2>&1)
+	rc=$?
+	dt=$(($(date +%s) - t0))
+	printf '%s\n' "$out" | grep '^|' | sed 's/^/# /'
+	# One line per arch from the table: | arch | compiler | per-VMA lock |
+	# applies | stock | patched | new warnings | seconds |
+	seen=0
+	while IFS=$'\t' read -r arch cc pvl applies stock patched new secs; do
+		case " $arches " in *" $arch "*) ;; *) continue ;; esac
+		seen=$((seen + 1))
+		case $pvl in
+		n/a:* | skip:*) ok "$base $arch # SKIP ${pvl#skip: }" ;;
+		*)
+			if [ "$pvl" = y ] && [ "$stock" = ok ] && [ "$patched" = ok ] && [ "$new" = 0 ]; then
+				ok "$base $arch ($cc): stock and patched compile, 0 new warnings (${secs} s)"
+			else
+				printf '%s\n' "$out" | grep -E "^  $arch |^check-arches" | sed 's/^/#   /'
+				not_ok "$base $arch ($cc): per-VMA lock $pvl, applies $applies, stock $stock, patched $patched, new warnings $new"
+			fi
+			;;
+		esac
+	done < <(printf '%s\n' "$out" | grep -E '^\| [a-z0-9]+ \|' | grep -v '^| arch |' |
+		awk -F'|' -v OFS='\t' '{ for (i = 2; i <= 9; i++) gsub(/^ +| +$/, "", $i); print $2, $3, $4, $5, $6, $7, $8, $9 }')
+	if [ "$seen" = 0 ] || { [ "$rc" != 0 ] && ! printf '%s\n' "$out" | grep -q '; FAIL$'; }; then
+		printf '%s\n' "$out" | tail -n 15 | sed 's/^/#   /'
+		not_ok "check-arches --base $base --arches \"$arches\" exited $rc without a table"
+	else
+		echo "# check-arches --base $base --arches \"$arches\": exit $rc, ${dt} s"
+	fi
+done
