@@ -10,3 +10,9 @@ for base in 7.3 6.12; do
 		not_ok "patches/$base/series missing"
 	fi
 done
+# The variants of the LSFMM comparison (patches/7.3/<variant>/series).
+for d in "$top"/patches/7.3/*/; do
+	[ -f "$d/series" ] || continue
+	check "variant $(basename "$d") (patches/7.3/$(basename "$d")) applies to linux-source-7.3 and reverts cleanly" \
+		"$top/scripts/check-series" --base 7.3 "$d"
+done
