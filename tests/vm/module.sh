@@ -48,7 +48,9 @@ done
 # --- garbage written to debugfs is rejected and changes nothing
 faultload minor --kind anon --threads 1 --duration 0.2 --json /dev/null
 before=$(cval user_faults "$RS_DBG/stats")
-for g in 0 2 abc "1 1" ""; do
+nl='
+'
+for g in 0 2 abc "1 1" "$nl" "1$nl$nl"; do
 	if printf '%s' "$g" >"$RS_DBG/reset" 2>/dev/null; then
 		not_ok "reset rejects '$g'"
 	else
