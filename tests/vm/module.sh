@@ -50,8 +50,13 @@ faultload minor --kind anon --threads 1 --duration 0.2 --json /dev/null
 before=$(cval user_faults "$RS_DBG/stats")
 nl='
 '
-for g in 0 2 abc "1 1" "$nl" "1$nl$nl"; do
-	if printf '%s' "$g" >"$RS_DBG/reset" 2>/dev/null; then
+for g in 0 2 abc "1 1" '\n' '1\n\n'; do
+	case $g in
+	'\n') v=$nl ;;
+	'1\n\n') v="1$nl$nl" ;;
+	*) v=$g ;;
+	esac
+	if printf '%s' "$v" >"$RS_DBG/reset" 2>/dev/null; then
 		not_ok "reset rejects '$g'"
 	else
 		ok "reset rejects '$g'"
