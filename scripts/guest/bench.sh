@@ -10,12 +10,14 @@ res=/out/bench.txt
 uname -r >/out/release
 rate() { sed -n 's/^ *"faults_per_s": *\([0-9.]*\).*/\1/p' "$1"; }
 run() { # run KIND CONFIG REP
-	faultload minor --kind "$1" --file /mnt/disk/data.bin --threads 2 --duration 4 \
-		--quiet --json /tmp/b.json || return 1
+	file=
+	[ "$1" = file ] && file="--file /mnt/disk/data.bin"
+	# shellcheck disable=SC2086 # $file is empty or an option and its value
+	faultload minor --kind "$1" $file --threads 2 --duration 3 --quiet --json /tmp/b.json || return 1
 	echo "$1 $2 $3 $(rate /tmp/b.json)" | tee -a "$res"
 }
 have_bpftrace=1
-if ! bpftrace -e 'kprobe:handle_mm_fault { @n = count(); }' -c 'true' >/tmp/bt.probe 2>&1; then
+if ! bpftrace -e 'kprobe:handle_mm_fault { @n = count(); exit(); }' >/tmp/bt.probe 2>&1; then
 	have_bpftrace=0
 	echo "bpftrace cannot run here: $(grep -v '^$' /tmp/bt.probe | head -n 2 | tr '\n' ' ')" | tee /out/bpftrace.err
 fi
