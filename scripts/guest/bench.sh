@@ -17,9 +17,12 @@ run() { # run KIND CONFIG REP
 	echo "$1 $2 $3 $(rate /tmp/b.json)" | tee -a "$res"
 }
 have_bpftrace=1
-if ! bpftrace -e 'kprobe:handle_mm_fault { @n = count(); exit(); }' >/tmp/bt.probe 2>&1; then
+t0=$(date +%s)
+if ! timeout 180 bpftrace -e 'kprobe:handle_mm_fault { @n = count(); exit(); }' >/tmp/bt.probe 2>&1; then
 	have_bpftrace=0
-	echo "bpftrace cannot run here: $(grep -v '^$' /tmp/bt.probe | head -n 2 | tr '\n' ' ')" | tee /out/bpftrace.err
+	echo "bpftrace cannot run here (after $(($(date +%s) - t0)) s): $(grep -v '^$' /tmp/bt.probe | head -n 2 | tr '\n' ' ')" | tee /out/bpftrace.err
+else
+	echo "bpftrace probe ran in $(($(date +%s) - t0)) s" | tee /out/bpftrace.log
 fi
 for kind in anon file; do
 	r=1
@@ -31,7 +34,7 @@ for kind in anon file; do
 			bpftrace "$bt" >/tmp/bt.out 2>&1 &
 			bp=$!
 			i=0
-			while ! grep -q Attaching /tmp/bt.out && [ "$i" -lt 300 ]; do
+			while ! grep -q Attaching /tmp/bt.out && [ "$i" -lt 900 ]; do
 				usleep 200000
 				i=$((i + 1))
 			done
