@@ -20,10 +20,10 @@ for run in "${runs[@]}"; do
 	printf '%s\n' "$out" | grep '^|' | sed 's/^/# /'
 	# One line per arch from the table: | arch | compiler | per-VMA lock |
 	# applies | stock | patched | new warnings | seconds |
-	seen=0
+	seen=''
 	while IFS=$'\t' read -r arch cc pvl applies stock patched new secs; do
 		case " $arches " in *" $arch "*) ;; *) continue ;; esac
-		seen=$((seen + 1))
+		seen+=" $arch"
 		case $pvl in
 		n/a:* | skip:*) ok "$base $arch # SKIP ${pvl#skip: }" ;;
 		*)
@@ -37,7 +37,10 @@ for run in "${runs[@]}"; do
 		esac
 	done < <(printf '%s\n' "$out" | grep -E '^\| [a-z0-9]+ \|' | grep -v '^| arch |' |
 		awk -F'|' -v OFS='\t' '{ for (i = 2; i <= 9; i++) gsub(/^ +| +$/, "", $i); print $2, $3, $4, $5, $6, $7, $8, $9 }')
-	if [ "$seen" = 0 ] || { [ "$rc" != 0 ] && ! printf '%s\n' "$out" | grep -q '; FAIL$'; }; then
+	for arch in $arches; do
+		case "$seen " in *" $arch "*) ;; *) not_ok "$base $arch: no row in check-arches' table" ;; esac
+	done
+	if [ -z "$seen" ] || { [ "$rc" != 0 ] && ! printf '%s\n' "$out" | grep -q '; FAIL$'; }; then
 		printf '%s\n' "$out" | tail -n 15 | sed 's/^/#   /'
 		not_ok "check-arches --base $base --arches \"$arches\" exited $rc without a table"
 	else
