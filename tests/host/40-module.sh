@@ -62,6 +62,15 @@ for v in stock patched; do
 		--add "$top/tools/faultload/faultload" --add "$top/tools/snap/rs-snap" \
 		--timeout 900 -- sh "$top/tests/vm/module.sh" "$ko" "$v" >"$out/console.log" 2>&1
 	rc=$?
+	[ "$rc" = 0 ] || not_ok "$v: the VM running tests/vm/module.sh exited $rc"
+	# Known open bug: on 2 vCPUs under TCG, rmmod while threads fault hits an
+	# int3 at the ftrace site of lock_vma_under_rcu ("Oops: int3") in 4 of 4
+	# runs; on 1 vCPU it has not.  The stress runs on 1 vCPU until that is
+	# understood (README, "Known problems").
+	"$top/scripts/vm" --kernel "$img" --disk "$disk" --smp 1 --out "$out" \
+		--add "$top/tools/faultload/faultload" --timeout 600 -- \
+		sh "$top/tests/vm/module-stress.sh" "$ko" >>"$out/console.log" 2>&1 ||
+		not_ok "$v: the VM running tests/vm/module-stress.sh (1 vCPU) failed"
 	sed "s/^\(not \)\{0,1\}ok - /&$v: /" "$out/tap" 2>/dev/null || true
 	if [ ! -s "$out/tap" ]; then
 		tail -n 20 "$out/console.log" | sed 's/^/#   /'
