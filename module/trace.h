@@ -49,38 +49,36 @@ TRACE_EVENT(retryscope_fault_retry,
 		      __entry->ret, __entry->attempt, __entry->kept_vma_lock)
 );
 
+/* A fault-path event with an address, a cause and the attempt number. */
+DECLARE_EVENT_CLASS(retryscope_fault_step,
+		    TP_PROTO(unsigned long address, unsigned int cause,
+			     unsigned int attempt),
+		    TP_ARGS(address, cause, attempt),
+		    TP_STRUCT__entry(__field(u64, address)
+				     __field(u32, tgid)
+				     __field(u32, cause)
+				     __field(u32, attempt)),
+		    TP_fast_assign(__entry->address = address;
+				   __entry->tgid = current->tgid;
+				   __entry->cause = cause;
+				   __entry->attempt = attempt;),
+		    TP_printk("tgid=%u address=0x%llx cause=%s attempt=%u",
+			      __entry->tgid, __entry->address,
+			      rs_show_cause(__entry->cause), __entry->attempt)
+);
+
 /* A retry took the VMA lock again (lock_vma_under_rcu() after a retry). */
-TRACE_EVENT(retryscope_retry_kept,
-	    TP_PROTO(unsigned long address, unsigned int cause, unsigned int attempt),
-	    TP_ARGS(address, cause, attempt),
-	    TP_STRUCT__entry(__field(u64, address)
-			     __field(u32, tgid)
-			     __field(u32, cause)
-			     __field(u32, attempt)),
-	    TP_fast_assign(__entry->address = address;
-			   __entry->tgid = current->tgid;
-			   __entry->cause = cause;
-			   __entry->attempt = attempt;),
-	    TP_printk("tgid=%u address=0x%llx cause=%s attempt=%u",
-		      __entry->tgid, __entry->address,
-		      rs_show_cause(__entry->cause), __entry->attempt)
+DEFINE_EVENT(retryscope_fault_step, retryscope_retry_kept,
+	     TP_PROTO(unsigned long address, unsigned int cause,
+		      unsigned int attempt),
+	     TP_ARGS(address, cause, attempt)
 );
 
 /* The arch fault handler took mmap_lock (lock_mm_and_find_vma()). */
-TRACE_EVENT(retryscope_mmap_fallback,
-	    TP_PROTO(unsigned long address, unsigned int cause, unsigned int attempt),
-	    TP_ARGS(address, cause, attempt),
-	    TP_STRUCT__entry(__field(u64, address)
-			     __field(u32, tgid)
-			     __field(u32, cause)
-			     __field(u32, attempt)),
-	    TP_fast_assign(__entry->address = address;
-			   __entry->tgid = current->tgid;
-			   __entry->cause = cause;
-			   __entry->attempt = attempt;),
-	    TP_printk("tgid=%u address=0x%llx cause=%s attempt=%u",
-		      __entry->tgid, __entry->address,
-		      rs_show_cause(__entry->cause), __entry->attempt)
+DEFINE_EVENT(retryscope_fault_step, retryscope_mmap_fallback,
+	     TP_PROTO(unsigned long address, unsigned int cause,
+		      unsigned int attempt),
+	     TP_ARGS(address, cause, attempt)
 );
 
 #endif /* _RETRYSCOPE_TRACE_H */
