@@ -29,3 +29,14 @@ need_cmd() {
 			die "'$c' not found: run scripts/setup (as root) first"
 	done
 }
+
+# lab_variant NAME: the lab kernel a variant name builds.  "rfc" (the name
+# issue 6's comparison uses) is the RFC series, which "patched" has always
+# built: the same patches/<base>/series, so one tree, one build, one
+# 7.3.4-rs-patched kernel.  Results keep the name they were asked for.
+lab_variant() {
+	case $1 in
+	rfc) echo patched ;;
+	*) echo "$1" ;;
+	esac
+}
