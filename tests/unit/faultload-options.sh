@@ -69,6 +69,8 @@ usage_error "--json in a missing directory" minor --json "$tmp/none/x.json"
 usage_error "option of another scenario" swap-in --fork-interval 10
 usage_error "--file for minor --kind anon" minor --file "$data"
 usage_error "two scenarios" minor file-major
+usage_error "--memcg-max below 1M" minor --memcg-max 10K
+usage_error "--memcg-max abc" minor --memcg-max abc
 
 rc=0
 "$fl" --help >"$tmp/out" 2>"$tmp/err" || rc=$?

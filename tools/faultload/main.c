@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "memcg.h"
 #include "opts.h"
 #include "report.h"
 #include "run.h"
@@ -23,6 +24,7 @@
 
 int main(int argc, char **argv)
 {
+	struct fl_memcg memcg = { .path = "" };
 	struct fl_result *res;
 	struct fl_opts o;
 	int ret, exit_now;
@@ -42,7 +44,14 @@ int main(int argc, char **argv)
 		return FL_EXIT_FAIL;
 	}
 	fl_result_init(res);
+	/* Before any scenario thread exists: cgroup.procs moves them all. */
+	if (o.memcg_max && fl_memcg_enter(&memcg, o.memcg_max)) {
+		free(res);
+		fl_opts_close(&o);
+		return FL_EXIT_FAIL;
+	}
 	ret = o.sc->run(&o, res);
+	fl_memcg_leave(&memcg);
 	if (!ret) {
 		if (!o.quiet)
 			fl_report_summary(stderr, &o, res);

@@ -31,7 +31,7 @@ enum opt_id {
 	O_THREADS, O_DURATION, O_PASSES, O_FILE, O_SIZE, O_SWAP_SIZE,
 	O_SWAP_THREADS, O_JSON, O_SEED, O_DROP, O_NO_DROP, O_MADV, O_ORDER,
 	O_KIND, O_FORK_INTERVAL, O_HI_PAGES, O_HI_INTERVAL, O_WRITER_SIZE,
-	O_WRITER_PAUSE, O_QUIET, O_HELP, O_LIST, O_COUNT
+	O_WRITER_PAUSE, O_MEMCG_MAX, O_QUIET, O_HELP, O_LIST, O_COUNT
 };
 
 #define GIVEN(o, id)	(((o)->given >> (id)) & 1)
@@ -103,6 +103,9 @@ static const struct optdef {
 		"size of the fl-writer's VMA (default 64K)" },
 	[O_WRITER_PAUSE] = { "writer-pause", "MS", S_WRITER,
 		"fl-writer sleep between cycles, ms (default 0)" },
+	[O_MEMCG_MAX] = { "memcg-max", "BYTES", SC_ALL,
+		"run in a child cgroup v2 with this memory.max\n"
+		"(memory pressure: pages reclaimed mid-run)" },
 	[O_QUIET] = { "quiet", NULL, SC_ALL,
 		"no summary lines on stderr" },
 	[O_HELP] = { "help", NULL, S_NONE, "this text" },
@@ -304,6 +307,11 @@ static int set_value(struct fl_opts *o, int id, const char *arg)
 		return ret;
 	case O_HI_INTERVAL:
 		return get_double(id, arg, 0, 1, 10000, &o->hi_interval_ms);
+	case O_MEMCG_MAX:
+		ret = get_size(id, arg, &o->memcg_max);
+		if (!ret && o->memcg_max < (1ull << 20))
+			return usage_err("--memcg-max: at least 1M (the process itself needs it), got %s", arg);
+		return ret;
 	case O_WRITER_SIZE:
 		ret = get_size(id, arg, &o->writer_size);
 		if (!ret && o->writer_size > (1ull << 30))

@@ -40,6 +40,7 @@ struct fl_opts {
 	double hi_interval_ms;
 	uint64_t writer_size;
 	double writer_pause_ms;
+	uint64_t memcg_max;		/* 0: no cgroup of our own */
 	int quiet;
 	unsigned long long given;	/* bit per option id given on the command line */
 

@@ -153,6 +153,7 @@ static struct json_object *options_json(const struct fl_opts *o)
 	OPT("hi-pages", "hi_pages", juint(o->hi_pages));
 	OPT("hi-interval", "hi_interval_ms", jdouble(o->hi_interval_ms, 3));
 	OPT("writer-size", "writer_size", juint(o->writer_size));
+	OPT("memcg-max", "memcg_max", juint(o->memcg_max));
 	OPT("writer-pause", "writer_pause_ms", jdouble(o->writer_pause_ms, 3));
 #undef OPT
 	return j;
