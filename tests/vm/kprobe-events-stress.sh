@@ -7,11 +7,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 T=/sys/kernel/tracing
 [ -d "$T/events" ] || mount -t tracefs nodev "$T"
-faultload minor --kind anon --threads 4 --duration 600 --json /dev/null &
-p1=$!
-faultload minor --kind file --file /mnt/disk/data.bin --threads 4 --duration 600 --json /dev/null &
-p2=$!
-sleep 1
+start_faulting
 i=0 fails=0
 while [ "$i" -lt 50 ]; do
 	for s in lock_vma_under_rcu handle_mm_fault filemap_fault do_swap_page; do
@@ -24,6 +20,5 @@ while [ "$i" -lt 50 ]; do
 	echo >"$T/kprobe_events" || fails=$((fails + 1))
 	i=$((i + 1))
 done
-kill "$p1" "$p2" 2>/dev/null
-wait
+stop_faulting
 check "50 kprobe_events add/enable/disable/remove cycles under 8 faulting threads ($fails failures)" [ "$fails" = 0 ]

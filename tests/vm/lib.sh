@@ -19,3 +19,18 @@ delta() {
 	a=$(cval "$1" "$3")
 	echo $((${a:-0} - ${b:-0}))
 }
+
+# start_faulting / stop_faulting: the stress tests' background load, 8
+# threads faulting continuously (4 anonymous, 4 on the page-cache file).
+start_faulting() {
+	faultload minor --kind anon --threads 4 --duration 600 --json /dev/null &
+	RS_FAULT_PIDS=$!
+	faultload minor --kind file --file /mnt/disk/data.bin --threads 4 --duration 600 --json /dev/null &
+	RS_FAULT_PIDS="$RS_FAULT_PIDS $!"
+	sleep 1
+}
+stop_faulting() {
+	# shellcheck disable=SC2086 # a list of pids
+	kill $RS_FAULT_PIDS 2>/dev/null
+	wait
+}

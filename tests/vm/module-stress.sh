@@ -6,11 +6,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 ko=$1
 # --- 50 load/unload cycles while 8 threads fault (the host scans the console)
-faultload minor --kind anon --threads 4 --duration 600 --json /dev/null &
-p1=$!
-faultload minor --kind file --file /mnt/disk/data.bin --threads 4 --duration 600 --json /dev/null &
-p2=$!
-sleep 1
+start_faulting
 i=0 fails=0
 while [ "$i" -lt 50 ]; do
 	insmod "$ko" || fails=$((fails + 1))
@@ -19,6 +15,5 @@ while [ "$i" -lt 50 ]; do
 	rmmod retryscope || fails=$((fails + 1))
 	i=$((i + 1))
 done
-kill "$p1" "$p2" 2>/dev/null
-wait
+stop_faulting
 check "50 insmod/rmmod cycles under 8 faulting threads, $(grep -c ^processor /proc/cpuinfo) vCPUs ($fails failures)" [ "$fails" = 0 ]

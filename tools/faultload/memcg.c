@@ -14,8 +14,6 @@
 #include "memcg.h"
 #include "util.h"
 
-#define CGROUP_ROOT	"/sys/fs/cgroup"
-
 /* Write s to dir/file; -1 with a message naming the file on failure. */
 static int write_file(const char *dir, const char *file, const char *s)
 {
@@ -40,33 +38,25 @@ static int write_file(const char *dir, const char *file, const char *s)
 	return 0;
 }
 
-/* The cgroup v2 directory of this process. */
-static int own_cgroup(char *buf, size_t size)
+int fl_cgroup_dir(char *buf, size_t size)
 {
 	char line[256];
 	FILE *f = fopen("/proc/self/cgroup", "re");
-	int found = 0;
+	int ret = -1;
 
-	if (!f) {
-		fl_err("memcg: /proc/self/cgroup: %s", strerror(errno));
+	if (!f)
 		return -1;
-	}
-	while (!found && fgets(line, sizeof(line), f)) {
+	while (ret && fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "0::", 3))
 			continue;
 		line[strcspn(line, "\n")] = '\0';
 		if ((size_t)snprintf(buf, size, CGROUP_ROOT "%s",
-				     strcmp(line + 3, "/") ? line + 3 : "") >= size) {
-			fl_err("memcg: cgroup path %s too long", line + 3);
-			fclose(f);
-			return -1;
-		}
-		found = 1;
+				     strcmp(line + 3, "/") ? line + 3 : "") >= size)
+			break;
+		ret = 0;
 	}
 	fclose(f);
-	if (!found)
-		fl_err("memcg: no cgroup v2 line in /proc/self/cgroup (cgroup2 not mounted?)");
-	return found ? 0 : -1;
+	return ret;
 }
 
 int fl_memcg_enter(struct fl_memcg *m, uint64_t max)
@@ -74,8 +64,10 @@ int fl_memcg_enter(struct fl_memcg *m, uint64_t max)
 	char num[32];
 
 	m->path[0] = '\0';
-	if (own_cgroup(m->parent, sizeof(m->parent)))
+	if (fl_cgroup_dir(m->parent, sizeof(m->parent))) {
+		fl_err("memcg: no cgroup v2 path of ours in /proc/self/cgroup (cgroup2 not mounted, or the path is too long)");
 		return -1;
+	}
 	/* A non-root parent with processes cannot delegate (EBUSY): say so. */
 	if (write_file(m->parent, "cgroup.subtree_control", "+memory"))
 		return -1;

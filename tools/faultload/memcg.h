@@ -8,7 +8,14 @@
 #ifndef FL_MEMCG_H
 #define FL_MEMCG_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#define CGROUP_ROOT	"/sys/fs/cgroup"
+
+/* This process's cgroup v2 directory (CGROUP_ROOT for the root cgroup)
+ * into buf.  Returns 0, or -1 (no cgroup v2 line, or buf too small). */
+int fl_cgroup_dir(char *buf, size_t size);
 
 struct fl_memcg {
 	char parent[512];	/* the cgroup we came from, under /sys/fs/cgroup */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "memcg.h"
 #include "opts.h"
 #include "order.h"
 #include "report.h"
@@ -29,7 +30,6 @@
 #define MADV_PAGEOUT	21
 #endif
 
-#define CGROUP_ROOT	"/sys/fs/cgroup"
 #define EVICT_TRIES	100	/* up to ~5 s for writeback to end */
 #define EVICT_WAIT_NS	(50 * NSEC_PER_MSEC)
 
@@ -110,28 +110,13 @@ static int zswap_enabled(void)
 /* memory.reclaim of the cgroup v2 we are in, if we may write it. */
 static void find_reclaim(struct fl_swap *s)
 {
-	char line[256], *path = NULL;
-	FILE *f;
+	char dir[sizeof(s->reclaim_path) - sizeof("/memory.reclaim")];
 
 	s->reclaim_path[0] = '\0';
 	s->reclaim_mode = RECLAIM_NONE;
-	f = fopen("/proc/self/cgroup", "re");
-	if (f) {
-		while (fgets(line, sizeof(line), f)) {
-			if (!strncmp(line, "0::", 3)) {
-				line[strcspn(line, "\n")] = '\0';
-				path = line + 3;
-				break;
-			}
-		}
-		fclose(f);
-	}
-	if (path && strcmp(path, "/"))
-		snprintf(s->reclaim_path, sizeof(s->reclaim_path),
-			 CGROUP_ROOT "%s/memory.reclaim", path);
-	else
-		snprintf(s->reclaim_path, sizeof(s->reclaim_path),
-			 CGROUP_ROOT "/memory.reclaim");
+	if (fl_cgroup_dir(dir, sizeof(dir)))
+		snprintf(dir, sizeof(dir), CGROUP_ROOT);
+	snprintf(s->reclaim_path, sizeof(s->reclaim_path), "%s/memory.reclaim", dir);
 	if (access(s->reclaim_path, W_OK) == 0)
 		s->reclaim_mode = RECLAIM_SWAPPINESS_MAX;
 }
