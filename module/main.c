@@ -5,15 +5,22 @@
  * Parameters (all optional):
  *   tgid=N          count only thread group N
  *   comm=PREFIX     count only tasks whose comm starts with PREFIX
+ *   backend=NAME    auto (default): fprobes where the kernel has them
+ *                   (ftrace_regs fprobes, 6.14+), else kprobes/kretprobes;
+ *                   kprobe or fprobe to force one (fprobe fails to load
+ *                   where it is not available)
  *   maxactive=N     kretprobe instances per probe (default 64 per CPU):
  *                   filemap_fault and do_swap_page sleep on I/O, so every
- *                   sleeping thread holds one; misses show as nmissed
+ *                   sleeping thread holds one; misses show as nmissed.
+ *                   fprobes keep their state on the task's function-graph
+ *                   stack and have no such limit
  *
  * See docs/counters.md for what every counter means.
  */
 #include <linux/cpumask.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 
 #include "cause.h"
 #include "features.h"
@@ -37,6 +44,39 @@ static int maxactive;
 module_param(maxactive, int, 0444);
 MODULE_PARM_DESC(maxactive, "kretprobe instances per probe (0: 64 per CPU)");
 
+static char *backend;
+module_param(backend, charp, 0444);
+MODULE_PARM_DESC(backend, "auto (default), kprobe or fprobe");
+
+static enum rs_backend_choice rs_backend;
+
+static const char *const rs_backend_names[] = {
+	[RS_BACKEND_AUTO] = "auto",
+	[RS_BACKEND_KPROBE] = "kprobe",
+	[RS_BACKEND_FPROBE] = "fprobe",
+};
+
+static int __init rs_parse_backend(void)
+{
+	int i;
+
+	if (!backend)
+		return 0;
+	i = match_string(rs_backend_names, ARRAY_SIZE(rs_backend_names),
+			 backend);
+	if (i < 0) {
+		pr_err("retryscope: backend=\"%s\": must be auto, kprobe or fprobe\n",
+		       backend);
+		return -EINVAL;
+	}
+	rs_backend = i;
+	if (rs_backend == RS_BACKEND_FPROBE && !rs_fprobe_available()) {
+		pr_err("retryscope: backend=fprobe: this kernel has no ftrace_regs fprobe (CONFIG_FPROBE on the function-graph tracer, 6.14+)\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int __init rs_check_params(void)
 {
 	if (tgid < 0) {
@@ -57,7 +97,7 @@ static int __init rs_check_params(void)
 		       maxactive, RS_MAXACTIVE_LIMIT);
 		return -EINVAL;
 	}
-	return 0;
+	return rs_parse_backend();
 }
 
 static int __init rs_init(void)
@@ -80,7 +120,7 @@ static int __init rs_init(void)
 		pr_err("retryscope: cannot create debugfs directory (%d)\n", err);
 		return err;
 	}
-	err = rs_probes_attach(maxactive, &probes);
+	err = rs_probes_attach(rs_backend, maxactive, &probes);
 	if (err) {
 		pr_err("retryscope: no probe could be attached (%d): not loading\n",
 		       err);
@@ -89,11 +129,14 @@ static int __init rs_init(void)
 	}
 	rs_lockwait_attach(&tps);
 
-	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/5 probes, %u/2 mmap_lock tracepoints attached, maxactive %d\n",
+	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/5 probes, %u/2 mmap_lock tracepoints attached, backend %s%s, maxactive %d\n",
 		RS_HAVE_PER_VMA_LOCK ? "yes" : "no",
 		RS_VM_FAULT_RETRY_VMA_BITS ? "yes" : "no",
 		IS_ENABLED(CONFIG_PER_VMA_LOCK_STATS) ? "yes" : "no",
-		probes, tps, maxactive);
+		probes, tps, rs_backend_names[rs_backend],
+		rs_backend == RS_BACKEND_AUTO && rs_fprobe_available() ?
+		" (fprobe)" : rs_backend == RS_BACKEND_AUTO ? " (kprobe)" : "",
+		maxactive);
 	if (!RS_HAVE_PER_VMA_LOCK)
 		pr_info("retryscope: no per-VMA lock in this kernel: every fault takes mmap_lock; counting that path alone\n");
 	return 0;

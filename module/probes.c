@@ -12,6 +12,7 @@
  * do_page_fault is __kprobes) are never probed.  Handlers run with
  * preemption disabled; they take no lock, allocate nothing, print nothing.
  */
+#include <linux/fprobe.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/ptrace.h>
@@ -32,14 +33,6 @@ enum rs_probe_id {
 	RS_NR_PROBES
 };
 
-struct rs_probe {
-	const char *symbol;
-	bool core;		/* the module refuses to load without it */
-	bool ret;		/* kretprobe (else kprobe) */
-	int err;		/* 0: attached; -errno: why not */
-	struct kretprobe krp;
-};
-
 static DEFINE_PER_CPU(u64 [RS_NR_PROBES], rs_probe_hits);
 
 static __always_inline void rs_hit(enum rs_probe_id id)
@@ -58,30 +51,32 @@ struct rs_addr_data {
 	unsigned long address;
 };
 
-static int rs_lock_vma_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline int rs_lock_vma_enter(void *data, unsigned long mm,
+					     unsigned long address,
+					     unsigned long unused)
 {
-	struct rs_addr_data *d = (void *)ri->data;
+	struct rs_addr_data *d = data;
 
 	if (!rs_filter_match())
 		return 1;
 	rs_hit(RS_P_LOCK_VMA);
-	d->address = regs_get_kernel_argument(regs, 1);
+	d->address = address;
 	return 0;
 }
 
-static int rs_lock_vma_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline void rs_lock_vma_exit(void *data, unsigned long vma)
 {
-	struct rs_addr_data *d = (void *)ri->data;
+	struct rs_addr_data *d = data;
 	struct rs_task_state ts;
 	bool same;
 
 	rs_state_get(&ts, d->address);
 	same = rs_state_same_fault(&ts, d->address);
-	if (regs_return_value(regs)) {
+	if (vma) {
 		enum rs_cause cause;
 
 		if (!same || !rs_state_is_retry(&ts))
-			return 0;
+			return;
 		/* A retry came back to the VMA lock instead of mmap_lock. */
 		cause = rs_state_fallback_cause(&ts, d->address);
 		rs_inc(RS_retry_kept_vma_lock);
@@ -92,7 +87,7 @@ static int rs_lock_vma_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 		else
 			rs_inc(RS_retry_kept_after_other_retry);
 		trace_retryscope_retry_kept(d->address, cause, ts.attempt);
-		return 0;
+		return;
 	}
 	rs_inc(RS_vma_lock_abort);
 	if (!same) {
@@ -101,7 +96,6 @@ static int rs_lock_vma_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	}
 	ts.state = RS_ST_VMA_ABORT;
 	rs_state_set(&ts);
-	return 0;
 }
 
 /* --- handle_mm_fault(vma, address, flags, regs) ------------------------- */
@@ -112,16 +106,18 @@ struct rs_hmf_data {
 	unsigned int attempt;
 };
 
-static int rs_hmf_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline int rs_hmf_enter(void *data, unsigned long vma,
+					unsigned long address,
+					unsigned long flags)
 {
-	struct rs_hmf_data *d = (void *)ri->data;
+	struct rs_hmf_data *d = data;
 	struct rs_task_state ts;
 
 	if (!rs_filter_match())
 		return 1;
 	rs_hit(RS_P_HANDLE_MM_FAULT);
-	d->address = regs_get_kernel_argument(regs, 1);
-	d->flags = regs_get_kernel_argument(regs, 2);
+	d->address = address;
+	d->flags = flags;
 
 	rs_state_get(&ts, d->address);
 	if (rs_state_same_fault(&ts, d->address)) {
@@ -140,10 +136,10 @@ static int rs_hmf_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-static int rs_hmf_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline void rs_hmf_exit(void *data, unsigned long retval)
 {
-	struct rs_hmf_data *d = (void *)ri->data;
-	unsigned int ret = regs_return_value(regs);
+	struct rs_hmf_data *d = data;
+	unsigned int ret = retval;
 	struct rs_task_state ts;
 	enum rs_cause cause;
 
@@ -172,7 +168,7 @@ static int rs_hmf_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 		trace_retryscope_fault_retry(d->address, cause, d->flags, ret,
 					     d->attempt,
 					     ret & RS_VM_FAULT_RETRY_VMA_BITS);
-		return 0;
+		return;
 	}
 
 	/* The fault is complete: account it as mm_account_fault() does. */
@@ -190,7 +186,6 @@ static int rs_hmf_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	ts.state = RS_ST_NONE;
 	ts.attempt = 0;
 	rs_state_set(&ts);
-	return 0;
 }
 
 /* --- filemap_fault(vmf) and do_swap_page(vmf) --------------------------- */
@@ -200,10 +195,10 @@ struct rs_vmf_data {
 	bool random;		/* VM_RAND_READ: no readahead, synchronous read */
 };
 
-static void rs_vmf_entry_count(struct pt_regs *regs, struct rs_vmf_data *d,
-			       enum rs_counter calls)
+static __always_inline void rs_vmf_entry_count(struct vm_fault *vmf,
+					       struct rs_vmf_data *d,
+					       enum rs_counter calls)
 {
-	struct vm_fault *vmf = (struct vm_fault *)regs_get_kernel_argument(regs, 0);
 	unsigned int flags = READ_ONCE(vmf->flags);
 
 	d->address = vmf->address;
@@ -217,10 +212,11 @@ static void rs_vmf_entry_count(struct pt_regs *regs, struct rs_vmf_data *d,
 		rs_inc(calls + 3);
 }
 
-static void rs_vmf_ret_count(struct pt_regs *regs, struct rs_vmf_data *d,
-			     enum rs_counter retry, enum rs_state state)
+static __always_inline void rs_vmf_ret_count(unsigned int ret,
+					     struct rs_vmf_data *d,
+					     enum rs_counter retry,
+					     enum rs_state state)
 {
-	unsigned int ret = regs_return_value(regs);
 	struct rs_task_state ts;
 
 	/* retry, retry_vma, major, error follow nowait in RS_COUNTERS. */
@@ -247,54 +243,54 @@ static void rs_vmf_ret_count(struct pt_regs *regs, struct rs_vmf_data *d,
  * folio synchronously (page_not_uptodate).  The last one is told apart by
  * the VMA flag: filemap_fault_retry_random.
  */
-static int rs_filemap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline int rs_filemap_enter(void *data, unsigned long arg0,
+					    unsigned long unused1,
+					    unsigned long unused2)
 {
-	struct rs_vmf_data *d = (void *)ri->data;
-	struct vm_fault *vmf;
+	struct vm_fault *vmf = (struct vm_fault *)arg0;
+	struct rs_vmf_data *d = data;
 
 	if (!rs_filter_match())
 		return 1;
 	rs_hit(RS_P_FILEMAP_FAULT);
-	rs_vmf_entry_count(regs, d, RS_filemap_fault_calls);
-	vmf = (struct vm_fault *)regs_get_kernel_argument(regs, 0);
+	rs_vmf_entry_count(vmf, d, RS_filemap_fault_calls);
 	d->random = vmf->vma->vm_flags & VM_RAND_READ;
 	if (d->random)
 		rs_inc(RS_filemap_fault_random);
 	return 0;
 }
 
-static int rs_filemap_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline void rs_filemap_exit(void *data, unsigned long retval)
 {
-	struct rs_vmf_data *d = (void *)ri->data;
+	struct rs_vmf_data *d = data;
 
-	rs_vmf_ret_count(regs, d, RS_filemap_fault_retry, RS_ST_RETRY_FILE_IO);
-	if (d->random &&
-	    (regs_return_value(regs) & rs_fault_bits(VM_FAULT_RETRY)))
+	rs_vmf_ret_count(retval, d, RS_filemap_fault_retry, RS_ST_RETRY_FILE_IO);
+	if (d->random && (retval & rs_fault_bits(VM_FAULT_RETRY)))
 		rs_inc(RS_filemap_fault_retry_random);
-	return 0;
 }
 
-static int rs_swap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline int rs_swap_enter(void *data, unsigned long arg0,
+					 unsigned long unused1,
+					 unsigned long unused2)
 {
 	if (!rs_filter_match())
 		return 1;
 	rs_hit(RS_P_DO_SWAP_PAGE);
-	rs_vmf_entry_count(regs, (void *)ri->data, RS_swap_fault_calls);
+	rs_vmf_entry_count((struct vm_fault *)arg0, data, RS_swap_fault_calls);
 	return 0;
 }
 
-static int rs_swap_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline void rs_swap_exit(void *data, unsigned long retval)
 {
-	rs_vmf_ret_count(regs, (void *)ri->data, RS_swap_fault_retry,
-			 RS_ST_RETRY_SWAP_IO);
-	return 0;
+	rs_vmf_ret_count(retval, data, RS_swap_fault_retry, RS_ST_RETRY_SWAP_IO);
 }
 
 /* --- lock_mm_and_find_vma(mm, address, regs) ---------------------------- */
 
-static int rs_lock_mm_pre(struct kprobe *p, struct pt_regs *regs)
+static __always_inline int rs_lock_mm_enter(void *data, unsigned long mm,
+					    unsigned long address,
+					    unsigned long regs)
 {
-	unsigned long address = regs_get_kernel_argument(regs, 1);
 	struct rs_task_state ts;
 	enum rs_cause cause;
 
@@ -329,29 +325,115 @@ static int rs_lock_mm_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+/* --- the two backends ---------------------------------------------------- */
+
+/*
+ * Each handler above is written once, on plain arguments; these wrappers
+ * read the arguments from a kretprobe's pt_regs or an fprobe's ftrace_regs
+ * and call it directly (no indirect call on the fault path).
+ */
+#define RS_KRETPROBE_WRAPPERS(name)					\
+static int name##_krp_entry(struct kretprobe_instance *ri,		\
+			    struct pt_regs *regs)			\
+{									\
+	return name##_enter(ri->data, regs_get_kernel_argument(regs, 0),\
+			    regs_get_kernel_argument(regs, 1),		\
+			    regs_get_kernel_argument(regs, 2));		\
+}									\
+static int name##_krp_ret(struct kretprobe_instance *ri,		\
+			  struct pt_regs *regs)				\
+{									\
+	name##_exit(ri->data, regs_return_value(regs));			\
+	return 0;							\
+}
+
+RS_KRETPROBE_WRAPPERS(rs_lock_vma)
+RS_KRETPROBE_WRAPPERS(rs_hmf)
+RS_KRETPROBE_WRAPPERS(rs_filemap)
+RS_KRETPROBE_WRAPPERS(rs_swap)
+
+static int rs_lock_mm_kp_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	rs_lock_mm_enter(NULL, regs_get_kernel_argument(regs, 0),
+			 regs_get_kernel_argument(regs, 1),
+			 regs_get_kernel_argument(regs, 2));
+	return 0;
+}
+
+#ifdef RS_HAVE_FPROBE_FREGS
+#define RS_FPROBE_ENTRY(name)						\
+static int name##_fp_entry(struct fprobe *fp, unsigned long ip,	\
+			   unsigned long ret_ip,			\
+			   struct ftrace_regs *fregs, void *data)	\
+{									\
+	return name##_enter(data, ftrace_regs_get_argument(fregs, 0),	\
+			    ftrace_regs_get_argument(fregs, 1),		\
+			    ftrace_regs_get_argument(fregs, 2));	\
+}
+
+#define RS_FPROBE_WRAPPERS(name)					\
+RS_FPROBE_ENTRY(name)							\
+static void name##_fp_exit(struct fprobe *fp, unsigned long ip,	\
+			   unsigned long ret_ip,			\
+			   struct ftrace_regs *fregs, void *data)	\
+{									\
+	name##_exit(data, ftrace_regs_get_return_value(fregs));		\
+}
+
+RS_FPROBE_WRAPPERS(rs_lock_vma)
+RS_FPROBE_WRAPPERS(rs_hmf)
+RS_FPROBE_WRAPPERS(rs_filemap)
+RS_FPROBE_WRAPPERS(rs_swap)
+RS_FPROBE_ENTRY(rs_lock_mm)
+
+#define RS_FPROBE(name, type)						\
+	.fp = { .entry_handler = name##_fp_entry,			\
+		.exit_handler = name##_fp_exit,				\
+		.entry_data_size = sizeof(type) }
+#define RS_FPROBE_NO_EXIT(name)						\
+	.fp = { .entry_handler = name##_fp_entry }
+#else
+#define RS_FPROBE(name, type)
+#define RS_FPROBE_NO_EXIT(name)
+#endif
+
 /* --- the table ------------------------------------------------------------ */
 
-#define RS_KRETPROBE(sym, is_core, entry, ret_fn, type)			\
+enum rs_backend { RS_BE_NONE, RS_BE_KPROBE, RS_BE_FPROBE };
+
+struct rs_probe {
+	const char *symbol;
+	bool core;		/* the module refuses to load without it */
+	bool ret;		/* needs the return value */
+	enum rs_backend on;	/* what it is attached with */
+	int err;		/* 0: attached; -errno: why not */
+	int fprobe_err;		/* why fprobe was not used (backend=auto) */
+	struct kretprobe krp;	/* .kp alone when !ret */
+#ifdef RS_HAVE_FPROBE_FREGS
+	struct fprobe fp;
+#endif
+};
+
+#define RS_RET_PROBE(sym, is_core, name, type)				\
 	{ .symbol = #sym, .core = is_core, .ret = true,			\
-	  .krp = { .kp.symbol_name = #sym, .entry_handler = entry,	\
-		   .handler = ret_fn, .data_size = sizeof(type) } }
+	  .krp = { .kp.symbol_name = #sym,				\
+		   .entry_handler = name##_krp_entry,			\
+		   .handler = name##_krp_ret, .data_size = sizeof(type) },\
+	  RS_FPROBE(name, type) }
 
 static struct rs_probe rs_probes[RS_NR_PROBES] = {
-	[RS_P_LOCK_VMA] = RS_KRETPROBE(lock_vma_under_rcu, false,
-				       rs_lock_vma_entry, rs_lock_vma_ret,
+	[RS_P_LOCK_VMA] = RS_RET_PROBE(lock_vma_under_rcu, false, rs_lock_vma,
 				       struct rs_addr_data),
-	[RS_P_HANDLE_MM_FAULT] = RS_KRETPROBE(handle_mm_fault, true,
-					      rs_hmf_entry, rs_hmf_ret,
+	[RS_P_HANDLE_MM_FAULT] = RS_RET_PROBE(handle_mm_fault, true, rs_hmf,
 					      struct rs_hmf_data),
-	[RS_P_FILEMAP_FAULT] = RS_KRETPROBE(filemap_fault, false,
-					    rs_filemap_entry, rs_filemap_ret,
+	[RS_P_FILEMAP_FAULT] = RS_RET_PROBE(filemap_fault, false, rs_filemap,
 					    struct rs_vmf_data),
-	[RS_P_DO_SWAP_PAGE] = RS_KRETPROBE(do_swap_page, false,
-					   rs_swap_entry, rs_swap_ret,
+	[RS_P_DO_SWAP_PAGE] = RS_RET_PROBE(do_swap_page, false, rs_swap,
 					   struct rs_vmf_data),
 	[RS_P_LOCK_MM] = { .symbol = "lock_mm_and_find_vma", .core = false,
 			   .krp.kp = { .symbol_name = "lock_mm_and_find_vma",
-				       .pre_handler = rs_lock_mm_pre } },
+				       .pre_handler = rs_lock_mm_kp_pre },
+			   RS_FPROBE_NO_EXIT(rs_lock_mm) },
 };
 
 static const char *rs_probe_why(int err)
@@ -369,12 +451,52 @@ static const char *rs_probe_why(int err)
 		return "out of memory";
 	case -ENODEV:
 		return "not attempted (this kernel lacks the feature)";
+	case -EOPNOTSUPP:
+		return "no ftrace_regs fprobe in this kernel (6.14+, CONFIG_FPROBE)";
 	default:
 		return "failed";
 	}
 }
 
-int rs_probes_attach(int maxactive, unsigned int *attached)
+static const char *rs_probe_type(const struct rs_probe *p)
+{
+	if (p->on == RS_BE_FPROBE)
+		return "fprobe";
+	return p->ret ? "kretprobe" : "kprobe";
+}
+
+bool rs_fprobe_available(void)
+{
+#ifdef RS_HAVE_FPROBE_FREGS
+	return true;
+#else
+	return false;
+#endif
+}
+
+static int rs_probe_attach_kprobe(struct rs_probe *p, int maxactive)
+{
+	if (!p->ret)
+		return register_kprobe(&p->krp.kp);
+	p->krp.maxactive = maxactive;
+	return register_kretprobe(&p->krp);
+}
+
+static int rs_probe_attach_fprobe(struct rs_probe *p)
+{
+#ifdef RS_HAVE_FPROBE_FREGS
+	return register_fprobe_syms(&p->fp, &p->symbol, 1);
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
+/*
+ * backend: RS_BACKEND_KPROBE, _FPROBE, or _AUTO (fprobe, and a kprobe for
+ * a symbol fprobe cannot take).
+ */
+int rs_probes_attach(enum rs_backend_choice backend, int maxactive,
+		     unsigned int *attached)
 {
 	unsigned int i;
 
@@ -382,17 +504,25 @@ int rs_probes_attach(int maxactive, unsigned int *attached)
 	for (i = 0; i < RS_NR_PROBES; i++) {
 		struct rs_probe *p = &rs_probes[i];
 
+		p->on = RS_BE_NONE;
+		p->fprobe_err = 0;
 		if (i == RS_P_LOCK_VMA && !RS_HAVE_PER_VMA_LOCK) {
 			p->err = -ENODEV;
 			continue;
 		}
-		if (p->ret) {
-			p->krp.maxactive = maxactive;
-			p->err = register_kretprobe(&p->krp);
-		} else {
-			p->err = register_kprobe(&p->krp.kp);
+		if (backend != RS_BACKEND_KPROBE) {
+			p->err = rs_probe_attach_fprobe(p);
+			if (!p->err)
+				p->on = RS_BE_FPROBE;
+			else if (backend == RS_BACKEND_AUTO)
+				p->fprobe_err = p->err;
 		}
-		if (!p->err) {
+		if (!p->on && backend != RS_BACKEND_FPROBE) {
+			p->err = rs_probe_attach_kprobe(p, maxactive);
+			if (!p->err)
+				p->on = RS_BE_KPROBE;
+		}
+		if (p->on) {
 			(*attached)++;
 		} else if (p->core) {
 			pr_err("retryscope: core probe %s: %s (%d)\n",
@@ -411,14 +541,29 @@ void rs_probes_detach(void)
 	for (i = 0; i < RS_NR_PROBES; i++) {
 		struct rs_probe *p = &rs_probes[i];
 
-		if (p->err)
-			continue;
-		if (p->ret)
+		if (p->on == RS_BE_KPROBE && p->ret)
 			unregister_kretprobe(&p->krp);
-		else
+		else if (p->on == RS_BE_KPROBE)
 			unregister_kprobe(&p->krp.kp);
-		p->err = -ENOENT;
+#ifdef RS_HAVE_FPROBE_FREGS
+		else if (p->on == RS_BE_FPROBE)
+			unregister_fprobe(&p->fp);
+#endif
+		if (p->on)
+			p->err = -ENOENT;
+		p->on = RS_BE_NONE;
 	}
+}
+
+static unsigned long rs_probe_nmissed(const struct rs_probe *p)
+{
+#ifdef RS_HAVE_FPROBE_FREGS
+	if (p->on == RS_BE_FPROBE)
+		return READ_ONCE(p->fp.nmissed);
+#endif
+	if (p->on != RS_BE_KPROBE)
+		return 0;
+	return (p->ret ? (unsigned long)p->krp.nmissed : 0UL) + p->krp.kp.nmissed;
 }
 
 u64 rs_probes_nmissed(void)
@@ -426,14 +571,8 @@ u64 rs_probes_nmissed(void)
 	u64 n = 0;
 	unsigned int i;
 
-	for (i = 0; i < RS_NR_PROBES; i++) {
-		struct rs_probe *p = &rs_probes[i];
-
-		if (p->err)
-			continue;
-		n += p->ret ? p->krp.nmissed : 0;
-		n += p->krp.kp.nmissed;
-	}
+	for (i = 0; i < RS_NR_PROBES; i++)
+		n += rs_probe_nmissed(&rs_probes[i]);
 	return n;
 }
 
@@ -450,14 +589,16 @@ void rs_probes_show(struct seq_file *m)
 		for_each_possible_cpu(cpu)
 			hits += per_cpu(rs_probe_hits, cpu)[i];
 		seq_printf(m, "%s %s %s %llu %lu %d\n", p->symbol,
-			   p->ret ? "kretprobe" : "kprobe",
-			   p->err ? "off" : "on", hits,
-			   p->err ? 0UL : (p->ret ? (unsigned long)p->krp.nmissed : 0UL) +
-					  p->krp.kp.nmissed,
-			   p->ret ? p->krp.maxactive : 0);
-		if (p->err)
+			   rs_probe_type(p), p->on ? "on" : "off", hits,
+			   rs_probe_nmissed(p),
+			   p->on == RS_BE_KPROBE && p->ret ? p->krp.maxactive : 0);
+		if (!p->on)
 			seq_printf(m, "#   %s: %s (%d)\n", p->symbol,
 				   rs_probe_why(p->err), p->err);
+		else if (p->fprobe_err)
+			seq_printf(m, "#   %s: fprobe: %s (%d); using a %s\n",
+				   p->symbol, rs_probe_why(p->fprobe_err),
+				   p->fprobe_err, rs_probe_type(p));
 	}
 	rs_lockwait_show(m);
 }

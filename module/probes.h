@@ -4,7 +4,15 @@
 
 #include <linux/seq_file.h>
 
-int rs_probes_attach(int maxactive, unsigned int *attached);
+enum rs_backend_choice {
+	RS_BACKEND_AUTO,	/* fprobe where it attaches, else kprobes */
+	RS_BACKEND_KPROBE,	/* kprobes and kretprobes only */
+	RS_BACKEND_FPROBE,	/* fprobes only */
+};
+
+bool rs_fprobe_available(void);
+int rs_probes_attach(enum rs_backend_choice backend, int maxactive,
+		     unsigned int *attached);
 void rs_probes_detach(void);
 void rs_probes_show(struct seq_file *m);
 u64 rs_probes_nmissed(void);

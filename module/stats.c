@@ -119,7 +119,7 @@ static int rs_stats_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu)
 		max = max(max, per_cpu(rs_stats, cpu).attempts_max);
 	seq_printf(m, "attempts_max %llu\n", max);
-	seq_printf(m, "kretprobe_nmissed %llu\n", rs_probes_nmissed());
+	seq_printf(m, "probe_nmissed %llu\n", rs_probes_nmissed());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rs_stats);

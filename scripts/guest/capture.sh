@@ -66,7 +66,7 @@ for spec in "$@"; do
 		frc=$?
 		rs-snap "$dbg/stats=$d/stats.after" /proc/vmstat="$d/vmstat.after"
 		status=ok
-		missed=$(awk '$1 == "kretprobe_nmissed" { print $2 }' "$d/stats.after")
+		missed=$(awk '$1 == "probe_nmissed" { print $2 }' "$d/stats.after")
 		if [ "$frc" != 0 ] || [ ! -s "$d/workload.json" ]; then
 			status="failed: trace-cmd/faultload exited $frc: $(grep -v '^ ' "$d/record.log" | tail -n 1)"
 			rc=1
@@ -74,7 +74,7 @@ for spec in "$@"; do
 			status="failed: no trace.dat"
 			rc=1
 		elif [ "${missed:-0}" != 0 ]; then
-			status="lossy: kretprobe_nmissed $missed"
+			status="lossy: probe_nmissed $missed"
 		fi
 		echo "$status" >"$d/status"
 		n=$((n + 1))

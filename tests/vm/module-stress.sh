@@ -1,6 +1,8 @@
 #!/bin/sh
 # tests/vm/module-stress.sh KO: 50 insmod/rmmod cycles of retryscope.ko while
-# 8 threads fault (4 anonymous, 4 on a page-cache file).  The host scans the
+# 8 threads fault (4 anonymous, 4 on a page-cache file); the cycles alternate
+# between the default backend and backend=kprobe, so that both the fprobe
+# and the kretprobe teardown run under load.  The host scans the
 # console for oops, WARN, KASAN, lockdep and kmemleak reports.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -9,7 +11,10 @@ ko=$1
 start_faulting
 i=0 fails=0
 while [ "$i" -lt 50 ]; do
-	insmod "$ko" || fails=$((fails + 1))
+	be=
+	[ $((i % 2)) = 1 ] && be=backend=kprobe
+	# shellcheck disable=SC2086 # $be is empty or one parameter
+	insmod "$ko" $be || fails=$((fails + 1))
 	cat "$RS_DBG/stats" >/dev/null 2>&1
 	usleep 100000
 	rmmod retryscope || fails=$((fails + 1))

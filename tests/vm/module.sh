@@ -11,7 +11,7 @@ out=/out/module-$variant
 mkdir -p "$out"
 
 # --- bad module parameters: insmod fails with EINVAL and a one-line reason
-for p in tgid=-1 comm= comm=0123456789abcdefg maxactive=-5 maxactive=100000 "tgid=1 comm=x"; do
+for p in tgid=-1 comm= comm=0123456789abcdefg maxactive=-5 maxactive=100000 "tgid=1 comm=x" backend=uprobe backend=; do
 	dmesg -c >/dev/null
 	# shellcheck disable=SC2086 # $p may hold two parameters
 	if insmod "$ko" $p 2>"$out/insmod.err"; then
@@ -26,6 +26,58 @@ for p in tgid=-1 comm= comm=0123456789abcdefg maxactive=-5 maxactive=100000 "tgi
 		not_ok "insmod $p: $(cat "$out/insmod.err") / dmesg: $reason"
 	fi
 done
+
+# --- counting checks, run once per probe backend (TAG names the outputs)
+count_checks() {
+	tag=$1
+	# --- the module against the kernel's own counters (PER_VMA_LOCK_STATS)
+	snap() { rs-snap "$RS_DBG/stats=$out/$tag.stats.$1" /proc/vmstat="$out/$tag.vmstat.$1"; }
+	for scen in file-major swap-in; do
+		echo 1 >"$RS_DBG/reset"
+		snap before
+		faultload "$scen" --json "$out/$tag.$scen.json" >/dev/null || not_ok "faultload $scen ran"
+		snap after
+		for c in vma_lock_success vma_lock_abort vma_lock_retry; do
+			m=$(delta "$c" "$out/$tag.stats.before" "$out/$tag.stats.after")
+			k=$(delta "$c" "$out/$tag.vmstat.before" "$out/$tag.vmstat.after")
+			check "$tag: $scen: module $c ($m) = /proc/vmstat $c delta ($k)" [ "$m" = "$k" ]
+		done
+		cp "$out/$tag.stats.after" "$out/$tag.stats.$scen"
+	done
+
+	# --- major faults against getrusage, one process (tgid filter set before exec)
+	echo 1 >"$RS_DBG/reset"
+	sh -c "echo \"tgid \$\$\" > $RS_DBG/filter && exec faultload file-major --json $out/$tag.rusage.json" >/dev/null
+	cp "$RS_DBG/stats" "$out/$tag.stats.rusage"
+	echo none >"$RS_DBG/filter"
+	mj=$(cval major_faults "$out/$tag.stats.rusage")
+	ru=$(sed -n '/"rusage_self"/,/}/s/.*"majflt": *\([0-9]*\).*/\1/p' "$out/$tag.rusage.json")
+	check "$tag: file-major: module major_faults ($mj) = getrusage majflt ($ru)" [ -n "$ru" -a "$mj" = "$ru" ]
+
+	# --- the direction that must hold
+	f=$out/$tag.stats.file-major s=$out/$tag.stats.swap-in
+	fr=$(cval filemap_fault_retry "$f") sr=$(cval swap_fault_retry "$s")
+	check "$tag: file-major produced file I/O retries ($fr)" [ "${fr:-0}" -gt 0 ]
+	check "$tag: swap-in produced swap I/O retries ($sr)" [ "${sr:-0}" -gt 0 ]
+	ff=$(cval fallback_after_file_io "$f") fk=$(cval retry_kept_after_file_io "$f")
+	sf=$(cval fallback_after_swap_io "$s") sk=$(cval retry_kept_after_swap_io "$s")
+	if [ "$variant" = stock ]; then
+		check "$tag: stock: file I/O retries fall back to mmap_lock ($ff) and none stay ($fk)" [ "$ff" -gt 0 -a "$fk" = 0 ]
+		check "$tag: stock: swap I/O retries fall back to mmap_lock ($sf) and none stay ($sk)" [ "$sf" -gt 0 -a "$sk" = 0 ]
+	else
+		# The RFC sets VM_FAULT_RETRY_VMA only where filemap_fault() dropped the
+		# lock for readahead; a retry after waiting on someone else's locked folio
+		# still falls back.  So: every flagged retry stays, only unflagged ones
+		# fall back (docs/counters.md).
+		frv=$(cval filemap_fault_retry_vma "$f")
+		check "$tag: patched: file I/O retries stay on the VMA lock ($fk, = retry_vma $frv) and only unflagged ones fall back ($ff = $fr - $frv)" [ "$fk" -gt 0 -a "$fk" = "$frv" -a "$ff" = $((fr - frv)) ]
+		check "$tag: patched: swap I/O retries stay on the VMA lock ($sk) and none fall back ($sf)" [ "$sk" -gt 0 -a "$sf" = 0 ]
+		rv=$(cval filemap_fault_retry_vma "$f")
+		check "$tag: patched: filemap_fault returned VM_FAULT_RETRY_VMA ($rv)" [ "${rv:-0}" -gt 0 ]
+	fi
+	nm=$(cval probe_nmissed "$s")
+	check "$tag: no probe misses ($nm)" [ "$nm" = 0 ]
+}
 
 # --- load: features in dmesg, probes attached
 dmesg -c >/dev/null
@@ -75,54 +127,28 @@ check "filter is still none" [ "$(cat "$RS_DBG/filter")" = none ]
 check "filter accepts 'comm fl-'" sh -c "echo 'comm fl-' > $RS_DBG/filter && [ \"\$(cat $RS_DBG/filter)\" = 'comm fl-' ]"
 echo none >"$RS_DBG/filter"
 
-# --- the module against the kernel's own counters (PER_VMA_LOCK_STATS)
-snap() { rs-snap "$RS_DBG/stats=$out/stats.$1" /proc/vmstat="$out/vmstat.$1"; }
-for scen in file-major swap-in; do
-	echo 1 >"$RS_DBG/reset"
-	snap before
-	faultload "$scen" --json "$out/$scen.json" >/dev/null || not_ok "faultload $scen ran"
-	snap after
-	for c in vma_lock_success vma_lock_abort vma_lock_retry; do
-		m=$(delta "$c" "$out/stats.before" "$out/stats.after")
-		k=$(delta "$c" "$out/vmstat.before" "$out/vmstat.after")
-		check "$scen: module $c ($m) = /proc/vmstat $c delta ($k)" [ "$m" = "$k" ]
-	done
-	cp "$out/stats.after" "$out/stats.$scen"
-done
-
-# --- major faults against getrusage, one process (tgid filter set before exec)
-echo 1 >"$RS_DBG/reset"
-sh -c "echo \"tgid \$\$\" > $RS_DBG/filter && exec faultload file-major --json $out/rusage.json" >/dev/null
-cp "$RS_DBG/stats" "$out/stats.rusage"
-echo none >"$RS_DBG/filter"
-mj=$(cval major_faults "$out/stats.rusage")
-ru=$(sed -n '/"rusage_self"/,/}/s/.*"majflt": *\([0-9]*\).*/\1/p' "$out/rusage.json")
-check "file-major: module major_faults ($mj) = getrusage majflt ($ru)" [ -n "$ru" -a "$mj" = "$ru" ]
-
-# --- the direction that must hold
-f=$out/stats.file-major s=$out/stats.swap-in
-fr=$(cval filemap_fault_retry "$f") sr=$(cval swap_fault_retry "$s")
-check "file-major produced file I/O retries ($fr)" [ "${fr:-0}" -gt 0 ]
-check "swap-in produced swap I/O retries ($sr)" [ "${sr:-0}" -gt 0 ]
-ff=$(cval fallback_after_file_io "$f") fk=$(cval retry_kept_after_file_io "$f")
-sf=$(cval fallback_after_swap_io "$s") sk=$(cval retry_kept_after_swap_io "$s")
-if [ "$variant" = stock ]; then
-	check "stock: file I/O retries fall back to mmap_lock ($ff) and none stay ($fk)" [ "$ff" -gt 0 -a "$fk" = 0 ]
-	check "stock: swap I/O retries fall back to mmap_lock ($sf) and none stay ($sk)" [ "$sf" -gt 0 -a "$sk" = 0 ]
-else
-	# The RFC sets VM_FAULT_RETRY_VMA only where filemap_fault() dropped the
-	# lock for readahead; a retry after waiting on someone else's locked folio
-	# still falls back.  So: every flagged retry stays, only unflagged ones
-	# fall back (docs/counters.md).
-	frv=$(cval filemap_fault_retry_vma "$f")
-	check "patched: file I/O retries stay on the VMA lock ($fk, = retry_vma $frv) and only unflagged ones fall back ($ff = $fr - $frv)" [ "$fk" -gt 0 -a "$fk" = "$frv" -a "$ff" = $((fr - frv)) ]
-	check "patched: swap I/O retries stay on the VMA lock ($sk) and none fall back ($sf)" [ "$sk" -gt 0 -a "$sf" = 0 ]
-	rv=$(cval filemap_fault_retry_vma "$f")
-	check "patched: filemap_fault returned VM_FAULT_RETRY_VMA ($rv)" [ "${rv:-0}" -gt 0 ]
+be=$(sed -n 's/.*backend auto (\([a-z]*\)).*/\1/p' "$out/dmesg")
+check "dmesg names the backend auto chose ($be)" [ -n "$be" ]
+if [ "$be" = fprobe ]; then
+	check "fprobe backend: handle_mm_fault is an fprobe" grep -q '^handle_mm_fault fprobe on ' "$out/probes"
 fi
-nm=$(cval kretprobe_nmissed "$s")
-check "no kretprobe misses ($nm)" [ "$nm" = 0 ]
-
+count_checks "${be:-auto}"
 check "rmmod retryscope" rmmod retryscope
 check "debugfs directory gone after rmmod" [ ! -e "$RS_DBG" ]
 
+# --- the same counts with the other backend, forced
+other=kprobe
+grep -q 'backend auto (kprobe)' "$out/dmesg" && other=fprobe
+dmesg -c >/dev/null
+if [ "$other" = fprobe ]; then
+	# a kernel without ftrace_regs fprobes must refuse it, with the reason
+	check "insmod backend=fprobe is refused where fprobe is missing" sh -c "! insmod $ko backend=fprobe"
+elif insmod "$ko" backend=kprobe; then
+	check "backend=kprobe: dmesg names it" sh -c "dmesg | grep -q 'retryscope: .*backend kprobe, '"
+	cp "$RS_DBG/probes" "$out/probes.kprobe"
+	check "backend=kprobe: handle_mm_fault is a kretprobe" grep -q '^handle_mm_fault kretprobe on ' "$out/probes.kprobe"
+	count_checks kprobe
+	check "rmmod retryscope (backend=kprobe)" rmmod retryscope
+else
+	not_ok "insmod $ko backend=kprobe"
+fi

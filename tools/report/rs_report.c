@@ -203,7 +203,7 @@ static const char *const known_counters[] = {
 	"fallback_after_file_io", "fallback_after_swap_io", "fallback_after_other_retry",
 	"fallback_no_vma_lock", "attempts_1", "attempts_2", "attempts_3", "attempts_4plus",
 	"attempts_max", "mmap_lock_read_acquire", "mmap_lock_write_acquire", "mmap_lock_read_wait_ns",
-	"mmap_lock_write_wait_ns", "kretprobe_nmissed", NULL,
+	"mmap_lock_write_wait_ns", "probe_nmissed", NULL,
 };
 
 static int is_known(const char *n)
@@ -362,8 +362,8 @@ static void build_measures(const struct results *res, const char *scen, struct m
 		m = madd(l, g_vm, "%s", vm[i]);
 		m->a = vm[i];
 	}
-	m = madd(l, g_delta, "kretprobe_nmissed (module)");
-	m->a = "kretprobe_nmissed";
+	m = madd(l, g_delta, "probe_nmissed (module)");
+	m->a = "probe_nmissed";
 
 	/* unknown module counters, generically */
 	int header = 0;

@@ -117,6 +117,9 @@ static int load_counters(struct counters *c, const char *path, int which)
 		if (!name || !val || extra || !end || *end || isnan(v))
 			fatal("%s:%d: malformed counter line (want \"name value\"): \"%s\"", path,
 			      lineno, line);
+		/* the module named it kretprobe_nmissed before the fprobe backend */
+		if (!strcmp(name, "kretprobe_nmissed"))
+			name = "probe_nmissed";
 		struct counter *k = counter_get(c, name);
 		double *slot = which ? &k->after : &k->before;
 		if (!isnan(*slot))
