@@ -113,6 +113,36 @@ contains "  its workload read acquisitions ($acq) are used" "$tmp/rep2.md" "| re
 contains "  and its source is counted" "$tmp/rep2.md" "mmap_lock rows: 1 run(s) from trace.json, 5 from module counters."
 rm "$res/stock/swap/1/trace.json"
 
+# ---- several variants: --kernels order, the summary, the selftest table ----
+mv4=$tmp/four
+cp -r "$fx/results" "$mv4"
+cp -r "$mv4/patched" "$mv4/v2"
+cp -r "$mv4/stock" "$mv4/anon-only"
+printf 'cow\tpass\t0\t3\nksm_tests\tskip\t4\t1\nmremap_test\tpass\t0\t2\n' >"$mv4/stock/selftests.tsv"
+printf 'cow\tpass\t0\t3\nksm_tests\tskip\t4\t1\nmremap_test\tpass\t0\t2\n' >"$mv4/patched/selftests.tsv"
+printf 'cow\tfail\t1\t3\nksm_tests\tskip\t4\t1\nmremap_test\toops\t137\t2\n' >"$mv4/v2/selftests.tsv"
+check "rs-report --kernels on four kernels" "$bin/rs-report" "$mv4" --kernels "stock patched v2 anon-only" -o "$mv4/report.md"
+order=$(sed -n '/^| kernel | release/,/^$/p' "$mv4/report.md" | awk -F' [|] ' 'NR > 2 && NF > 1 { sub(/^[|] /, "", $1); printf "%s ", $1 }')
+check "  kernel columns follow --kernels ($order)" [ "$order" = "stock patched v2 anon-only " ]
+contains "  a ratio column per variant" "$mv4/report.md" "| ratio patched/stock | v2 | ratio v2/stock | anon-only | ratio anon-only/stock |"
+contains "  the summary names the tie and its figure" "$mv4/report.md" \
+	"- **patched = v2 removes the most mmap_lock fallbacks (tie)**: 70 against 8,700 on stock (×0.00805)"
+contains "  the selftest table counts v2" "$mv4/report.md" "| v2 | 0 | 1 | 1 | 0 | 1 | 0 | cow (fail, pass on stock), mremap_test (oops, pass on stock) | none |"
+contains "  a kernel without selftests says so" "$mv4/report.md" "| anon-only | — | — | — | — | — | — | selftests not run | |"
+contains "  v2 is marked at the top" "$mv4/report.md" "- **v2: kernel oops/BUG/WARNING during selftests: mremap_test; fails selftests that pass on stock:"
+top=$(grep -n '^## Marked kernels' "$mv4/report.md" | cut -d: -f1) head=$(grep -n '^## Headline' "$mv4/report.md" | cut -d: -f1)
+check "  the marks come before the headline ($top < $head)" [ "${top:-999}" -lt "${head:-0}" ]
+lacks "  patched is not marked for selftests" "$mv4/report.md" "- **patched: kernel oops"
+expect_fail "--kernels with a kernel that has no runs" '--kernels "stock rfc" names a kernel with no runs' \
+	"$bin/rs-report" "$mv4" --kernels "stock rfc" -o "$tmp/x.md"
+printf 'cow\tmaybe\t0\t1\n' >"$mv4/anon-only/selftests.tsv"
+expect_fail "selftests.tsv: unknown result named with file and line" 'anon-only/selftests.tsv:1: unknown result "maybe"' \
+	"$bin/rs-report" "$mv4" -o "$tmp/x.md"
+printf 'cow\n' >"$mv4/anon-only/selftests.tsv"
+expect_fail "selftests.tsv: malformed line" 'anon-only/selftests.tsv:1: malformed line' \
+	"$bin/rs-report" "$mv4" -o "$tmp/x.md"
+rm -rf "$mv4"
+
 # ---- rs-report errors ----
 expect_fail "missing dir" "no such directory" "$bin/rs-report" "$tmp/nonexistent"
 mkdir -p "$tmp/empty/stock/file-io"

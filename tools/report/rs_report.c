@@ -1,7 +1,10 @@
 /* rs-report: turn a results directory into report.md and plots.
  *
- *   rs-report RESULTS_DIR [--baseline stock] [-o report.md]
+ *   rs-report RESULTS_DIR [--kernels "stock rfc v2"] [--baseline stock]
+ *             [-o report.md]
  *
+ * --kernels orders the kernel columns (the first is the baseline unless
+ * --baseline names another); kernels not listed follow, sorted.
  * RESULTS_DIR/<kernel>/<scenario>/<n>/ as written by scripts/capture (see
  * runs.h).  For each scenario and kernel every measure is summarized over
  * the runs that did not fail as "median [min–max]" (stats.c), with the
@@ -10,6 +13,7 @@
  * only.  The headline table is printed to stdout as well.
  */
 #include "plots.h"
+#include "selftests.h"
 #include "runs.h"
 #include "stats.h"
 #include "util.h"
@@ -446,7 +450,7 @@ static void fmt_ratio(const struct cell *k, const struct cell *base, char *buf, 
 /* ---- report ---- */
 
 struct opts {
-	const char *dir, *baseline, *out;
+	const char *dir, *baseline, *out, *kernels;
 	char *outdir;
 };
 
@@ -551,6 +555,137 @@ static void headline(const struct results *res, struct sbuf *b)
 			sb_printf(b, "\n");
 		}
 	}
+}
+
+/* --- the summary: claims written from the medians, each with its figure -- */
+
+static const char *find_scenario(const struct results *res, const char *prefix, const char *cls)
+{
+	for (size_t s = 0; s < res->ns; s++) {
+		if (prefix && strncmp(res->scenarios[s], prefix, strlen(prefix)))
+			continue;
+		for (size_t i = 0; i < res->n; i++)
+			if (!strcmp(res->r[i].scenario, res->scenarios[s]) &&
+			    (!cls || workload_class(&res->r[i].wl, cls)))
+				return res->scenarios[s];
+	}
+	return NULL;
+}
+
+/* One claim: the kernel (not the baseline) with the lowest (want < 0) or
+ * highest (want > 0) value of v[], then every kernel's figure. */
+static void claim(const struct results *res, struct sbuf *b, const double *v, int want,
+		  const char *what, const char *unit, const char *where)
+{
+	size_t best = 0;
+	char nb[64], bb[64];
+	for (size_t k = 1; k < res->nk; k++) {
+		if (isnan(v[k]))
+			continue;
+		if (!best || (want < 0 ? v[k] < v[best] : v[k] > v[best]))
+			best = k;
+	}
+	if (!best) {
+		sb_printf(b, "- %s: n/a (no variant has a value in %s)\n", what, where);
+		return;
+	}
+	sb_printf(b, "- **%s", res->kernels[best]);
+	int tie = 0;
+	for (size_t k = 1; k < res->nk; k++)
+		if (k != best && v[k] == v[best]) {
+			sb_printf(b, " = %s", res->kernels[k]);
+			tie = 1;
+		}
+	sb_printf(b, " %s%s**: %s%s", what, tie ? " (tie)" : "", fmt_num(v[best], nb, sizeof(nb)),
+		  unit);
+	if (!isnan(v[0]) && v[0] != 0)
+		sb_printf(b, " against %s%s on %s (×%.3g)", fmt_num(v[0], bb, sizeof(bb)), unit,
+			  res->kernels[0], v[best] / v[0]);
+	sb_printf(b, "; %s", where);
+	sb_printf(b, ".");
+	if (res->nk > 2) {
+		sb_printf(b, " All:");
+		for (size_t k = 0; k < res->nk; k++)
+			sb_printf(b, "%s %s %s%s", k ? "," : "", res->kernels[k],
+				  fmt_num(v[k], nb, sizeof(nb)), unit);
+		sb_printf(b, ".");
+	}
+	sb_printf(b, "\n");
+}
+
+static double median_of(const struct results *res, const char *k, const char *scen,
+			const struct measure *m)
+{
+	struct cell c = compute(res, k, scen, m);
+	return c.s.n ? c.s.median : NAN;
+}
+
+static void summary(const struct results *res, struct sbuf *b)
+{
+	double *v = xcalloc(res->nk, sizeof(*v));
+	struct measure m;
+	const char *scen;
+
+	/* mmap_lock fallbacks: the sum over scenarios of each median */
+	memset(&m, 0, sizeof(m));
+	m.get = g_delta;
+	m.a = "mmap_lock_fallback";
+	for (size_t k = 0; k < res->nk; k++) {
+		v[k] = 0;
+		for (size_t s = 0; s < res->ns; s++) {
+			double x = median_of(res, res->kernels[k], res->scenarios[s], &m);
+			v[k] = isnan(x) || isnan(v[k]) ? NAN : v[k] + x;
+		}
+	}
+	claim(res, b, v, -1, "removes the most mmap_lock fallbacks", "",
+	      "the sum over every scenario of its median");
+
+	/* the high-priority thread's p99 */
+	scen = find_scenario(res, NULL, "hi");
+	if (scen) {
+		memset(&m, 0, sizeof(m));
+		m.get = g_lat;
+		m.a = "hi";
+		m.q = 0.99;
+		for (size_t k = 0; k < res->nk; k++)
+			v[k] = median_of(res, res->kernels[k], scen, &m);
+		char *where = xasprintf("%s (median over runs of the hi thread's p99)", scen);
+		claim(res, b, v, -1, "lowers the high-priority thread's p99 fault latency most",
+		      " µs", where);
+		free(where);
+	}
+
+	/* fork() latency */
+	scen = find_scenario(res, NULL, "fork");
+	if (scen) {
+		memset(&m, 0, sizeof(m));
+		m.get = g_lat;
+		m.a = "fork";
+		m.q = 0.99;
+		for (size_t k = 0; k < res->nk; k++)
+			v[k] = median_of(res, res->kernels[k], scen, &m);
+		char *where = xasprintf("%s (median over runs of fork()'s p99)", scen);
+		claim(res, b, v, +1, "has the worst fork latency", " µs", where);
+		free(where);
+	}
+
+	/* the retry loop: the largest attempt count in same-pages runs */
+	memset(&m, 0, sizeof(m));
+	m.get = g_after;
+	m.a = "attempts_max";
+	for (size_t s = 0; s < res->ns; s++) {
+		scen = res->scenarios[s];
+		if (strncmp(scen, "same-pages", 10))
+			continue;
+		for (size_t k = 0; k < res->nk; k++) {
+			struct cell c = compute(res, res->kernels[k], scen, &m);
+			v[k] = c.s.n ? c.s.max : NAN;
+		}
+		char *where = xasprintf("%s (the largest over runs)", scen);
+		claim(res, b, v, +1, "needs the most attempts for one fault", " attempts", where);
+		free(where);
+	}
+	free(v);
 }
 
 static void run_lists(const struct results *res, const char *scen, struct sbuf *b)
@@ -765,6 +900,28 @@ static void write_report(const struct results *res, const struct opts *o, FILE *
 	fprintf(f, "# retryscope report: %s\n\n", basename(dcopy));
 	free(dcopy);
 	fprintf(f, "Baseline: **%s**. Results: `%s`.\n\n", b, res->dir);
+
+	/* safety first: a kernel that oopsed or fails selftests the baseline passes */
+	char *safety = NULL;
+	size_t safety_len = 0;
+	FILE *sf = open_memstream(&safety, &safety_len);
+	if (!sf)
+		fatal("open_memstream: %s", strerror(errno));
+	struct sbuf marks = { 0 };
+	selftests_report(res, &marks, sf);
+	if (fclose(sf))
+		fatal("selftests section: %s", strerror(errno));
+	for (size_t i = 0; i < res->n; i++) {
+		const struct run *r = &res->r[i];
+		if (r->status == RUN_FAILED && r->reason &&
+		    (strstr(r->reason, "panic") || strstr(r->reason, "oops") ||
+		     strstr(r->reason, "Oops") || strstr(r->reason, "BUG")))
+			sb_printf(&marks, "- **%s: %s/%s: %s**\n", r->kernel, r->scenario, r->name,
+				  r->reason);
+	}
+	if (marks.s)
+		fprintf(f, "## Marked kernels\n\n%s\n", marks.s);
+	sb_free(&marks);
 	fprintf(f, "| kernel | release | config | accel | CPU |\n|---|---|---|---|---|\n");
 	for (size_t k = 0; k < res->nk; k++) {
 		struct sbuf rel = { 0 }, cfg = { 0 }, acc = { 0 }, cpu = { 0 };
@@ -804,6 +961,16 @@ static void write_report(const struct results *res, const struct opts *o, FILE *
 	if (lists.s)
 		fprintf(f, "%s", lists.s);
 	sb_free(&lists);
+
+	if (res->nk > 1) {
+		struct sbuf sum = { 0 };
+		summary(res, &sum);
+		fprintf(f, "\n## Summary\n\nWritten by rs-report from the medians above; each claim "
+			   "names its figure.\n\n%s", sum.s ? sum.s : "");
+		sb_free(&sum);
+	}
+	fputs(safety, f);
+	free(safety);
 
 	int causes_ok = plot_causes(res, o) == 0;
 	if (causes_ok)
@@ -879,7 +1046,8 @@ static void write_report(const struct results *res, const struct opts *o, FILE *
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rs-report RESULTS_DIR [--baseline stock] [-o report.md]\n"
+	fprintf(f, "usage: rs-report RESULTS_DIR [--kernels \"stock rfc ...\"] [--baseline stock]\n"
+		   "                 [-o report.md]\n"
 		   "  RESULTS_DIR/<kernel>/<scenario>/<n>/ as written by scripts/capture;\n"
 		   "  writes report.md (default RESULTS_DIR/report.md) and plot-*.svg next to it,\n"
 		   "  prints the headline table to stdout.\n");
@@ -887,12 +1055,14 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { NULL, "stock", NULL, NULL };
+	struct opts o = { NULL, NULL, NULL, NULL, NULL };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--baseline") && i + 1 < argc)
 			o.baseline = argv[++i];
 		else if (!strncmp(argv[i], "--baseline=", 11))
 			o.baseline = argv[i] + 11;
+		else if (!strcmp(argv[i], "--kernels") && i + 1 < argc)
+			o.kernels = argv[++i];
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			o.out = argv[++i];
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -915,6 +1085,10 @@ int main(int argc, char **argv)
 	}
 	struct results res;
 	results_load(&res, o.dir);
+	if (o.kernels && results_order(&res, o.kernels))
+		fatal("%s: --kernels \"%s\" names a kernel with no runs", o.dir, o.kernels);
+	if (!o.baseline)
+		o.baseline = res.kernels[0] && o.kernels ? res.kernels[0] : "stock";
 	if (results_baseline_first(&res, o.baseline))
 		fatal("%s: baseline kernel \"%s\" has no runs (kernels: %s%s%s)", o.dir, o.baseline,
 		      res.kernels[0], res.nk > 1 ? ", " : "", res.nk > 1 ? res.kernels[1] : "");

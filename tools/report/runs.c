@@ -553,6 +553,34 @@ int results_baseline_first(struct results *res, const char *baseline)
 	return -1;
 }
 
+int results_order(struct results *res, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	size_t next = 0;
+	int rc = 0;
+
+	for (char *k = strtok_r(copy, " ,", &save); k; k = strtok_r(NULL, " ,", &save)) {
+		size_t i;
+		for (i = next; i < res->nk && strcmp(res->kernels[i], k); i++)
+			;
+		if (i == res->nk) {
+			/* listed twice, or no runs */
+			for (i = 0; i < next && strcmp(res->kernels[i], k); i++)
+				;
+			if (i == next) {
+				warn("%s: kernel \"%s\" has no runs", res->dir, k);
+				rc = -1;
+			}
+			continue;
+		}
+		char *b = res->kernels[i];
+		memmove(&res->kernels[next + 1], &res->kernels[next], (i - next) * sizeof(char *));
+		res->kernels[next++] = b;
+	}
+	free(copy);
+	return rc;
+}
+
 void results_free(struct results *res)
 {
 	for (size_t i = 0; i < res->n; i++) {

@@ -91,6 +91,9 @@ struct results {
 void results_load(struct results *res, const char *dir);
 /* Put baseline first in kernels[]; returns 0, or -1 if it is absent. */
 int results_baseline_first(struct results *res, const char *baseline);
+/* Put the kernels named in list (space or comma separated) first, in that
+ * order; returns -1 (after a warning per name) if one has no runs. */
+int results_order(struct results *res, const char *list);
 void results_free(struct results *res);
 
 /* Counter delta (after - before), or after only; NaN when missing. */
