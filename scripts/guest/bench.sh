@@ -1,6 +1,7 @@
 #!/bin/sh
 # scripts/guest/bench.sh KO REPS (in the guest): minor-fault rate with no
-# probes, with retryscope.ko, and with the same counting in bpftrace.
+# probes, with retryscope.ko on each backend (kprobe: kprobes/kretprobes;
+# fprobe), and with the same counting in bpftrace.
 # Writes /out/bench.txt: "kind config rep faults_per_s".
 set -u
 ko=$1 reps=$2
@@ -24,26 +25,48 @@ if ! timeout 180 bpftrace -e 'kprobe:handle_mm_fault { @n = count(); exit(); }' 
 else
 	echo "bpftrace probe ran in $(($(date +%s) - t0)) s" | tee /out/bpftrace.log
 fi
+one() { # one KIND CONFIG REP
+	case $2 in
+	none) run "$1" none "$3" ;;
+	kprobe | fprobe)
+		if insmod "$ko" backend="$2"; then
+			run "$1" "$2" "$3"
+			rmmod retryscope
+		else
+			echo "insmod backend=$2 failed" >>/out/module.err
+		fi
+		;;
+	bpftrace)
+		[ "$have_bpftrace" = 1 ] || return 0
+		bpftrace "$bt" >/tmp/bt.out 2>&1 &
+		bp=$!
+		i=0
+		while ! grep -q Attaching /tmp/bt.out && [ "$i" -lt 900 ]; do
+			usleep 200000
+			i=$((i + 1))
+		done
+		sleep 1
+		run "$1" bpftrace "$3"
+		kill -INT "$bp"
+		wait "$bp"
+		grep -q '@fault_done' /tmp/bt.out || echo "bpftrace counted nothing: $(tail -n 3 /tmp/bt.out)" >>/out/bpftrace.err
+		;;
+	esac
+}
+# Interleaved, and the order rotates each rep, so that a drift of the
+# host's speed does not always land on the same configuration.
 for kind in anon file; do
 	r=1
 	while [ "$r" -le "$reps" ]; do
-		run "$kind" none "$r"
-		insmod "$ko" && run "$kind" module "$r"
-		rmmod retryscope
-		if [ "$have_bpftrace" = 1 ]; then
-			bpftrace "$bt" >/tmp/bt.out 2>&1 &
-			bp=$!
-			i=0
-			while ! grep -q Attaching /tmp/bt.out && [ "$i" -lt 900 ]; do
-				usleep 200000
-				i=$((i + 1))
-			done
-			sleep 1
-			run "$kind" bpftrace "$r"
-			kill -INT "$bp"
-			wait "$bp"
-			grep -q '@fault_done' /tmp/bt.out || echo "bpftrace counted nothing: $(tail -n 3 /tmp/bt.out)" >>/out/bpftrace.err
-		fi
+		case $((r % 4)) in
+		1) order="none kprobe fprobe bpftrace" ;;
+		2) order="kprobe fprobe bpftrace none" ;;
+		3) order="fprobe bpftrace none kprobe" ;;
+		0) order="bpftrace none kprobe fprobe" ;;
+		esac
+		for c in $order; do
+			one "$kind" "$c" "$r"
+		done
 		r=$((r + 1))
 	done
 done
