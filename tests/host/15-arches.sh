@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # The series' fault paths compile on the other architectures it touches, with
-# no new warnings (scripts/check-arches).  By default only x86 and arm64 on
-# 7.3, to stay inside CI's time budget; RS_CHECK_ARCHES=all runs every arch
-# on both bases.
+# no new warnings (scripts/check-arches).  By default x86 and arm64 for the
+# RFC series and x86 for v2 and anon-only on 7.3, to stay inside CI's time
+# budget; RS_CHECK_ARCHES=all runs every arch of every variant on 7.3 and
+# the RFC backport on 6.12.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-runs=("7.3|x86 arm64")
+runs=("7.3|patched|x86 arm64" "7.3|v2|x86" "7.3|anon-only|x86")
 if [ "${RS_CHECK_ARCHES:-}" = all ]; then
-	runs=("7.3|arm arm64 loongarch powerpc riscv s390 x86" "6.12|arm arm64 loongarch powerpc riscv s390 x86")
+	all="arm arm64 loongarch powerpc riscv s390 x86"
+	runs=("7.3|patched|$all" "7.3|v2|$all" "7.3|anon-only|$all" "6.12|patched|$all")
 fi
 
 for run in "${runs[@]}"; do
-	base=${run%%|*} arches=${run#*|}
+	IFS='|' read -r base variant arches <<<"$run"
 	t0=$(date +%s)
-	out=$("$top/scripts/check-arches" --base "$base" --arches "$arches" 2>&1)
+	out=$("$top/scripts/check-arches" --base "$base" --variant "$variant" --arches "$arches" 2>&1)
 	rc=$?
 	dt=$(($(date +%s) - t0))
 	printf '%s\n' "$out" | grep '^|' | sed 's/^/# /'
@@ -25,13 +27,13 @@ for run in "${runs[@]}"; do
 		case " $arches " in *" $arch "*) ;; *) continue ;; esac
 		seen+=" $arch"
 		case $pvl in
-		n/a:* | skip:*) ok "$base $arch # SKIP ${pvl#skip: }" ;;
+		n/a:* | skip:*) ok "$base $variant $arch # SKIP ${pvl#skip: }" ;;
 		*)
 			if [ "$pvl" = y ] && [ "$stock" = ok ] && [ "$patched" = ok ] && [ "$new" = 0 ]; then
-				ok "$base $arch ($cc): stock and patched compile, 0 new warnings (${secs} s)"
+				ok "$base $variant $arch ($cc): stock and $variant compile, 0 new warnings (${secs} s)"
 			else
 				printf '%s\n' "$out" | grep -E "^  $arch |^check-arches" | sed 's/^/#   /'
-				not_ok "$base $arch ($cc): per-VMA lock $pvl, applies $applies, stock $stock, patched $patched, new warnings $new"
+				not_ok "$base $variant $arch ($cc): per-VMA lock $pvl, applies $applies, stock $stock, $variant $patched, new warnings $new"
 			fi
 			;;
 		esac
