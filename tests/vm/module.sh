@@ -2,7 +2,8 @@
 # tests/vm/module.sh KO VARIANT: the module's tests on one booted kernel.
 # shellcheck disable=SC2166 # busybox test: -a inside one [ ] keeps check() simple
 #   KO       path of retryscope.ko built for this kernel
-#   VARIANT  stock (no VM_FAULT_RETRY_VMA) or patched (the series)
+#   VARIANT  stock (no VM_FAULT_RETRY_VMA), patched or rfc or v2 (file and
+#            swap retries stay on the VMA lock), anon-only (only swap ones)
 # Needs faultload and rs-snap on PATH, the test disk at /mnt/disk and swap.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -61,19 +62,25 @@ count_checks() {
 	check "$tag: swap-in produced swap I/O retries ($sr)" [ "${sr:-0}" -gt 0 ]
 	ff=$(cval fallback_after_file_io "$f") fk=$(cval retry_kept_after_file_io "$f")
 	sf=$(cval fallback_after_swap_io "$s") sk=$(cval retry_kept_after_swap_io "$s")
-	if [ "$variant" = stock ]; then
-		check "$tag: stock: file I/O retries fall back to mmap_lock ($ff) and none stay ($fk)" [ "$ff" -gt 0 -a "$fk" = 0 ]
-		check "$tag: stock: swap I/O retries fall back to mmap_lock ($sf) and none stay ($sk)" [ "$sf" -gt 0 -a "$sk" = 0 ]
-	else
+	frv=$(cval filemap_fault_retry_vma "$f")
+	case $variant in
+	stock | anon-only)
+		# anon-only keeps the file path as stock has it: filemap_fault never
+		# returns VM_FAULT_RETRY_VMA, every file I/O retry falls back.
+		check "$tag: $variant: file I/O retries fall back to mmap_lock ($ff) and none stay ($fk, retry_vma $frv)" [ "$ff" -gt 0 -a "$fk" = 0 -a "$frv" = 0 ]
+		;;
+	*)
 		# The RFC sets VM_FAULT_RETRY_VMA only where filemap_fault() dropped the
 		# lock for readahead; a retry after waiting on someone else's locked folio
 		# still falls back.  So: every flagged retry stays, only unflagged ones
 		# fall back (docs/counters.md).
-		frv=$(cval filemap_fault_retry_vma "$f")
-		check "$tag: patched: file I/O retries stay on the VMA lock ($fk, = retry_vma $frv) and only unflagged ones fall back ($ff = $fr - $frv)" [ "$fk" -gt 0 -a "$fk" = "$frv" -a "$ff" = $((fr - frv)) ]
-		check "$tag: patched: swap I/O retries stay on the VMA lock ($sk) and none fall back ($sf)" [ "$sk" -gt 0 -a "$sf" = 0 ]
-		rv=$(cval filemap_fault_retry_vma "$f")
-		check "$tag: patched: filemap_fault returned VM_FAULT_RETRY_VMA ($rv)" [ "${rv:-0}" -gt 0 ]
+		check "$tag: $variant: file I/O retries stay on the VMA lock ($fk, = retry_vma $frv) and only unflagged ones fall back ($ff = $fr - $frv)" [ "$fk" -gt 0 -a "$fk" = "$frv" -a "$ff" = $((fr - frv)) ]
+		;;
+	esac
+	if [ "$variant" = stock ]; then
+		check "$tag: stock: swap I/O retries fall back to mmap_lock ($sf) and none stay ($sk)" [ "$sf" -gt 0 -a "$sk" = 0 ]
+	else
+		check "$tag: $variant: swap I/O retries stay on the VMA lock ($sk) and none fall back ($sf)" [ "$sk" -gt 0 -a "$sf" = 0 ]
 	fi
 	nm=$(cval probe_nmissed "$s")
 	check "$tag: no probe misses ($nm)" [ "$nm" = 0 ]
@@ -88,7 +95,7 @@ fi
 ok "insmod retryscope.ko on $(uname -r)"
 dmesg | grep retryscope: >"$out/dmesg"
 want=no
-[ "$variant" = patched ] && want=yes
+[ "$variant" = stock ] || want=yes
 check "dmesg reports per-VMA lock yes, VM_FAULT_RETRY_VMA $want" \
 	grep -q "per-VMA lock yes, VM_FAULT_RETRY_VMA $want" "$out/dmesg"
 cp "$RS_DBG/probes" "$out/probes"
