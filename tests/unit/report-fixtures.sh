@@ -118,8 +118,8 @@ mv4=$tmp/four
 cp -r "$fx/results" "$mv4"
 cp -r "$mv4/patched" "$mv4/v2"
 cp -r "$mv4/stock" "$mv4/anon-only"
-printf 'cow\tpass\t0\t3\nksm_tests\tskip\t4\t1\nmremap_test\tpass\t0\t2\n' >"$mv4/stock/selftests.tsv"
-printf 'cow\tpass\t0\t3\nksm_tests\tskip\t4\t1\nmremap_test\tpass\t0\t2\n' >"$mv4/patched/selftests.tsv"
+printf 'name\tresult\trc\tseconds\ttap_pass\ttap_fail\ncow\tpass\t0\t3\t10\t0\nksm_tests\tskip\t4\t1\t0\t0\nmremap_test\tpass\t0\t2\t3\t0\n' >"$mv4/stock/selftests.tsv"
+printf 'name\tresult\trc\tseconds\ttap_pass\ttap_fail\ncow\tpass\t0\t3\t9\t1\nksm_tests\tskip\t4\t1\t0\t0\nmremap_test\tpass\t0\t2\t3\t0\n' >"$mv4/patched/selftests.tsv"
 printf 'cow\tfail\t1\t3\nksm_tests\tskip\t4\t1\nmremap_test\toops\t137\t2\n' >"$mv4/v2/selftests.tsv"
 check "rs-report --kernels on four kernels" "$bin/rs-report" "$mv4" --kernels "stock patched v2 anon-only" -o "$mv4/report.md"
 order=$(sed -n '/^| kernel | release/,/^$/p' "$mv4/report.md" | awk -F' [|] ' 'NR > 2 && NF > 1 { sub(/^[|] /, "", $1); printf "%s ", $1 }')
@@ -132,7 +132,9 @@ contains "  a kernel without selftests says so" "$mv4/report.md" "| anon-only | 
 contains "  v2 is marked at the top" "$mv4/report.md" "- **v2: kernel oops/BUG/WARNING during selftests: mremap_test; fails selftests that pass on stock:"
 top=$(grep -n '^## Marked kernels' "$mv4/report.md" | cut -d: -f1) head=$(grep -n '^## Headline' "$mv4/report.md" | cut -d: -f1)
 check "  the marks come before the headline ($top < $head)" [ "${top:-999}" -lt "${head:-0}" ]
-lacks "  patched is not marked for selftests" "$mv4/report.md" "- **patched: kernel oops"
+lacks "  patched is not marked for an oops" "$mv4/report.md" "- **patched: kernel oops"
+contains "  a pass with more failing TAP cases than stock is worse, and marked" "$mv4/report.md" \
+	"- **patched: fails selftests that pass on stock: cow (1 failing cases, 0 on stock)**"
 expect_fail "--kernels with a kernel that has no runs" '--kernels "stock rfc" names a kernel with no runs' \
 	"$bin/rs-report" "$mv4" --kernels "stock rfc" -o "$tmp/x.md"
 printf 'cow\tmaybe\t0\t1\n' >"$mv4/anon-only/selftests.tsv"

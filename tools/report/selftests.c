@@ -11,6 +11,7 @@ static const char *const rnames[R_NR] = { "pass", "fail", "skip", "timeout", "oo
 struct st_test {
 	char *name;
 	int result;
+	long tap_fail; /* failing TAP cases (column 6), -1 when absent */
 };
 
 struct st_table {
@@ -45,11 +46,22 @@ static void load_table(struct st_table *tb, const char *path)
 		if (nl)
 			*nl = 0;
 		lineno++;
-		if (!*p || *p == '#')
+		if (!*p || *p == '#' || (lineno == 1 && !strncmp(p, "name\tresult", 11)))
 			continue;
 		char *tab = strchr(p, '\t');
 		char *res = tab ? tab + 1 : NULL;
 		char *end = res ? strchr(res, '\t') : NULL;
+		long tap_fail = -1;
+		if (end) {
+			/* rc, seconds, tap_pass, then tap_fail */
+			char *c = end + 1;
+			for (int col = 3; c && col < 6; col++) {
+				c = strchr(c, '\t');
+				c = c ? c + 1 : NULL;
+			}
+			if (c && *c >= '0' && *c <= '9')
+				tap_fail = strtol(c, NULL, 10);
+		}
 		if (!tab || tab == p || !res)
 			fatal("%s:%d: malformed line (want name<TAB>result<TAB>...): \"%s\"", path,
 			      lineno, p);
@@ -67,18 +79,19 @@ static void load_table(struct st_table *tb, const char *path)
 		tb->t = xrealloc(tb->t, (tb->n + 1) * sizeof(*tb->t));
 		tb->t[tb->n].name = xstrdup(p);
 		tb->t[tb->n].result = r;
+		tb->t[tb->n].tap_fail = tap_fail;
 		tb->n++;
 		tb->count[r]++;
 	}
 	free(buf);
 }
 
-static int find(const struct st_table *tb, const char *name)
+static const struct st_test *find(const struct st_table *tb, const char *name)
 {
 	for (size_t i = 0; i < tb->n; i++)
 		if (!strcmp(tb->t[i].name, name))
-			return tb->t[i].result;
-	return -1;
+			return &tb->t[i];
+	return NULL;
 }
 
 static int bad(int r)
@@ -117,11 +130,16 @@ int selftests_report(const struct results *res, struct sbuf *marks, FILE *f)
 		}
 		struct sbuf worse = { 0 }, better = { 0 };
 		for (size_t i = 0; k > 0 && i < t->n; i++) {
-			int br = tb[0].present ? find(&tb[0], t->t[i].name) : -1;
+			const struct st_test *bt = tb[0].present ? find(&tb[0], t->t[i].name) : NULL;
+			int br = bt ? bt->result : -1;
 			int r = t->t[i].result;
+			long tf = t->t[i].tap_fail, btf = bt ? bt->tap_fail : -1;
 			if (bad(r) && (br == R_PASS || br == R_SKIP))
 				sb_printf(&worse, "%s%s (%s, %s on %s)", worse.s ? ", " : "",
 					  t->t[i].name, rnames[r], rnames[br], b);
+			else if (r == R_PASS && br == R_PASS && tf > btf && btf >= 0)
+				sb_printf(&worse, "%s%s (%ld failing cases, %ld on %s)",
+					  worse.s ? ", " : "", t->t[i].name, tf, btf, b);
 			else if (r == R_PASS && br >= 0 && bad(br))
 				sb_printf(&better, "%s%s (%s on %s)", better.s ? ", " : "",
 					  t->t[i].name, rnames[br], b);
