@@ -16,4 +16,4 @@ for t in "$top"/tests/unit/*.sh; do
 	bash "$t" 2>&1 | grep -E '^(not )?ok |^#' || not_ok "$(basename "$t") printed no results"
 done
 check "shellcheck tests/vm and scripts/guest (busybox sh)" \
-	shellcheck -s sh -x "$top"/tests/vm/*.sh "$top"/scripts/guest/capture.sh
+	shellcheck -s sh -x "$top"/tests/vm/*.sh "$top"/scripts/guest/*.sh
