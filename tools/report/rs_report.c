@@ -573,9 +573,11 @@ static const char *find_scenario(const struct results *res, const char *prefix, 
 }
 
 /* One claim: the kernel (not the baseline) with the lowest (want < 0) or
- * highest (want > 0) value of v[], then every kernel's figure. */
-static void claim(const struct results *res, struct sbuf *b, const double *v, int want,
-		  const char *what, const char *unit, const char *where)
+ * highest (want > 0) value of v[], then every kernel's figure.  lo/hi, when
+ * given, are each kernel's min and max over runs: the claim names the
+ * kernels whose range overlaps the chosen one's. */
+static void claim(const struct results *res, struct sbuf *b, const double *v, const double *lo,
+		  const double *hi, int want, const char *what, const char *unit, const char *where)
 {
 	size_t best = 0;
 	char nb[64], bb[64];
@@ -589,20 +591,43 @@ static void claim(const struct results *res, struct sbuf *b, const double *v, in
 		sb_printf(b, "- %s: n/a (no variant has a value in %s)\n", what, where);
 		return;
 	}
-	sb_printf(b, "- **%s", res->kernels[best]);
+	/* "lowers most" when nothing is lower than the baseline is not a claim */
+	int none = !isnan(v[0]) && (want < 0 ? v[best] >= v[0] : 0);
+	int all_below = !isnan(v[0]) && want > 0 && v[best] <= v[0];
 	int tie = 0;
 	for (size_t k = 1; k < res->nk; k++)
-		if (k != best && v[k] == v[best]) {
-			sb_printf(b, " = %s", res->kernels[k]);
-			tie = 1;
-		}
-	sb_printf(b, " %s%s**: %s%s", what, tie ? " (tie)" : "", fmt_num(v[best], nb, sizeof(nb)),
-		  unit);
+		tie |= k != best && v[k] == v[best];
+	if (none) {
+		/* what is "lowers X most": say "No variant lowers X" */
+		size_t wl = strlen(what);
+		int most = wl > 5 && !strcmp(what + wl - 5, " most");
+		sb_printf(b, "- **No variant %.*s**: the lowest is %s's", (int)(most ? wl - 5 : wl),
+			  what, res->kernels[best]);
+	} else {
+		sb_printf(b, "- **%s", res->kernels[best]);
+		for (size_t k = 1; k < res->nk; k++)
+			if (k != best && v[k] == v[best])
+				sb_printf(b, " = %s", res->kernels[k]);
+		sb_printf(b, " %s%s**", what, tie ? " (tie)" : "");
+	}
+	sb_printf(b, ": %s%s", fmt_num(v[best], nb, sizeof(nb)), unit);
 	if (!isnan(v[0]) && v[0] != 0)
 		sb_printf(b, " against %s%s on %s (×%.3g)", fmt_num(v[0], bb, sizeof(bb)), unit,
 			  res->kernels[0], v[best] / v[0]);
-	sb_printf(b, "; %s", where);
-	sb_printf(b, ".");
+	if (all_below)
+		sb_printf(b, ", and no variant is above %s", res->kernels[0]);
+	sb_printf(b, "; %s.", where);
+	if (lo && hi && !isnan(lo[best])) {
+		int n = 0;
+		for (size_t k = 0; k < res->nk; k++) {
+			if (k == best || isnan(lo[k]) || lo[k] > hi[best] || hi[k] < lo[best])
+				continue;
+			sb_printf(b, "%s%s", n++ ? ", " : " Its [min–max] over runs overlaps that of ",
+				  res->kernels[k]);
+		}
+		if (n)
+			sb_printf(b, ".");
+	}
 	if (res->nk > 2) {
 		sb_printf(b, " All:");
 		for (size_t k = 0; k < res->nk; k++)
@@ -620,9 +645,23 @@ static double median_of(const struct results *res, const char *k, const char *sc
 	return c.s.n ? c.s.median : NAN;
 }
 
+/* Each kernel's median, min and max of m in scen (NaN when it has none). */
+static void range_of(const struct results *res, const char *scen, const struct measure *m,
+		     double *v, double *lo, double *hi)
+{
+	for (size_t k = 0; k < res->nk; k++) {
+		struct cell c = compute(res, res->kernels[k], scen, m);
+		v[k] = c.s.n ? c.s.median : NAN;
+		lo[k] = c.s.n ? c.s.min : NAN;
+		hi[k] = c.s.n ? c.s.max : NAN;
+	}
+}
+
 static void summary(const struct results *res, struct sbuf *b)
 {
 	double *v = xcalloc(res->nk, sizeof(*v));
+	double *lo = xcalloc(res->nk, sizeof(*lo));
+	double *hi = xcalloc(res->nk, sizeof(*hi));
 	struct measure m;
 	const char *scen;
 
@@ -637,7 +676,7 @@ static void summary(const struct results *res, struct sbuf *b)
 			v[k] = isnan(x) || isnan(v[k]) ? NAN : v[k] + x;
 		}
 	}
-	claim(res, b, v, -1, "removes the most mmap_lock fallbacks", "",
+	claim(res, b, v, NULL, NULL, -1, "removes the most mmap_lock fallbacks", "",
 	      "the sum over every scenario of its median");
 
 	/* the high-priority thread's p99 */
@@ -647,10 +686,9 @@ static void summary(const struct results *res, struct sbuf *b)
 		m.get = g_lat;
 		m.a = "hi";
 		m.q = 0.99;
-		for (size_t k = 0; k < res->nk; k++)
-			v[k] = median_of(res, res->kernels[k], scen, &m);
+		range_of(res, scen, &m, v, lo, hi);
 		char *where = xasprintf("%s (median over runs of the hi thread's p99)", scen);
-		claim(res, b, v, -1, "lowers the high-priority thread's p99 fault latency most",
+		claim(res, b, v, lo, hi, -1, "lowers the high-priority thread's p99 fault latency most",
 		      " µs", where);
 		free(where);
 	}
@@ -662,10 +700,9 @@ static void summary(const struct results *res, struct sbuf *b)
 		m.get = g_lat;
 		m.a = "fork";
 		m.q = 0.99;
-		for (size_t k = 0; k < res->nk; k++)
-			v[k] = median_of(res, res->kernels[k], scen, &m);
+		range_of(res, scen, &m, v, lo, hi);
 		char *where = xasprintf("%s (median over runs of fork()'s p99)", scen);
-		claim(res, b, v, +1, "has the worst fork latency", " µs", where);
+		claim(res, b, v, lo, hi, +1, "has the worst fork latency", " µs", where);
 		free(where);
 	}
 
@@ -682,10 +719,13 @@ static void summary(const struct results *res, struct sbuf *b)
 			v[k] = c.s.n ? c.s.max : NAN;
 		}
 		char *where = xasprintf("%s (the largest over runs)", scen);
-		claim(res, b, v, +1, "needs the most attempts for one fault", " attempts", where);
+		claim(res, b, v, NULL, NULL, +1, "needs the most attempts for one fault", " attempts",
+		      where);
 		free(where);
 	}
 	free(v);
+	free(lo);
+	free(hi);
 }
 
 static void run_lists(const struct results *res, const char *scen, struct sbuf *b)

@@ -1,0 +1,19 @@
+# written by rs-report; run: gnuplot plot-fallback-causes.gp
+set terminal svg size 960,540 dynamic noenhanced font 'sans,12'
+set output 'plot-fallback-causes.svg'
+set datafile separator '\t'
+set title 'mmap_lock acquisitions by fault fallbacks, by cause (median of runs)'
+set key outside right top
+set grid ytics
+set ylabel 'mmap_lock fallbacks'
+set yrange [0:*]
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.75
+set xtics rotate by -30 left
+plot 'plot-fallback-causes.dat' using 2:xtic(1) title columnheader(2), \
+     'plot-fallback-causes.dat' using 3 title columnheader(3), \
+     'plot-fallback-causes.dat' using 4 title columnheader(4), \
+     'plot-fallback-causes.dat' using 5 title columnheader(5), \
+     'plot-fallback-causes.dat' using 6 title columnheader(6)

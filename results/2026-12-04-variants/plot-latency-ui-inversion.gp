@@ -1,0 +1,15 @@
+# written by rs-report; run: gnuplot plot-latency-ui-inversion.gp
+set terminal svg size 960,540 dynamic noenhanced font 'sans,12'
+set output 'plot-latency-ui-inversion.svg'
+set datafile separator '\t'
+set title 'ui-inversion: hi-class fault latency CDF (runs pooled)'
+set key outside right top
+set grid ytics
+set logscale x
+set xlabel 'fault latency (µs)'
+set ylabel 'fraction of faults <= x'
+set yrange [0:1.02]
+plot 'plot-latency-ui-inversion.dat' index 0 using 1:2 with linespoints lw 2 title 'stock', \
+     'plot-latency-ui-inversion.dat' index 1 using 1:2 with linespoints lw 2 title 'rfc', \
+     'plot-latency-ui-inversion.dat' index 2 using 1:2 with linespoints lw 2 title 'v2', \
+     'plot-latency-ui-inversion.dat' index 3 using 1:2 with linespoints lw 2 title 'anon-only'
