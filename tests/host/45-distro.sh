@@ -45,7 +45,7 @@ core=(handle_mm_fault lock_mm_and_find_vma)
 [ "$vma" = no ] || core+=(lock_vma_under_rcu)
 off=()
 for s in "${core[@]}"; do
-	grep -qE "^$s k(ret)?probe on " "$g/probes" 2>/dev/null || off+=("$s")
+	grep -qE "^$s (kretprobe|kprobe|fprobe) on " "$g/probes" 2>/dev/null || off+=("$s")
 done
 if [ "${#off[@]}" = 0 ]; then
 	ok "probes on: ${core[*]} ($(grep -c ' on ' "$g/probes") of $(grep -vc '^#' "$g/probes") entries)"
