@@ -34,3 +34,24 @@ stop_faulting() {
 	kill $RS_FAULT_PIDS 2>/dev/null
 	wait
 }
+
+# kernel_log_clean WHAT: the kernel log has no oops, BUG, WARNING, KASAN,
+# lockdep or kmemleak report.  Read in the guest: the console shows only
+# levels below 4 (dmesg -n 4 in init), and WARN splats, lockdep and kmemleak
+# print at warning or info level.  On a kernel with kmemleak, a scan runs
+# first (twice: kmemleak reports an object only once it survived a scan) and
+# its report must be empty too.  The findings go to /out/kernel-log-*.txt.
+kernel_log_clean() {
+	what=$1 km=/sys/kernel/debug/kmemleak f=/out/kernel-log-$(echo "$1" | tr -c 'a-z0-9\n' -).txt
+	leaks=0
+	if [ -w "$km" ]; then
+		echo scan >"$km" && sleep 6 && echo scan >"$km"
+		cat "$km" >"$f.kmemleak" 2>/dev/null
+		leaks=$(grep -c '^unreferenced object' "$f.kmemleak")
+	fi
+	dmesg | grep -E -A12 'BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|inconsistent lock state|kmemleak: [0-9]+ new suspected' >"$f"
+	n=$(grep -cE 'BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|inconsistent lock state|kmemleak: [0-9]+ new suspected' "$f")
+	kl="no kmemleak"
+	[ -w "$km" ] && kl="kmemleak: $leaks leaks"
+	check "$what: kernel log clean (no oops, BUG, WARNING, KASAN, lockdep; $kl; $n findings)" [ "$n" = 0 -a "$leaks" = 0 ]
+}

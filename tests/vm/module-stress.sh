@@ -22,3 +22,4 @@ while [ "$i" -lt 50 ]; do
 done
 stop_faulting
 check "50 insmod/rmmod cycles under 8 faulting threads, $(grep -c ^processor /proc/cpuinfo) vCPUs ($fails failures)" [ "$fails" = 0 ]
+kernel_log_clean "after the load/unload cycles"

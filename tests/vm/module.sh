@@ -159,3 +159,4 @@ elif insmod "$ko" backend=kprobe; then
 else
 	not_ok "insmod $ko backend=kprobe"
 fi
+kernel_log_clean "after the module tests"
