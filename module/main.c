@@ -9,6 +9,9 @@
  *                   (ftrace_regs fprobes, 6.14+), else kprobes/kretprobes;
  *                   kprobe or fprobe to force one (fprobe fails to load
  *                   where it is not available)
+ *   skip=SYM[,SYM]  leave these probes off to cut the cost per fault
+ *                   (lock_vma_under_rcu, filemap_fault, do_swap_page,
+ *                   lock_mm_and_find_vma); their counters then stay 0
  *   maxactive=N     kretprobe instances per probe (default 64 per CPU):
  *                   filemap_fault and do_swap_page sleep on I/O, so every
  *                   sleeping thread holds one; misses show as nmissed.
@@ -48,6 +51,10 @@ static char *backend;
 module_param(backend, charp, 0444);
 MODULE_PARM_DESC(backend, "auto (default), kprobe or fprobe");
 
+static char *skip;
+module_param(skip, charp, 0444);
+MODULE_PARM_DESC(skip, "probes to leave off, comma-separated symbols");
+
 static enum rs_backend_choice rs_backend;
 
 static const char *const rs_backend_names[] = {
@@ -79,6 +86,8 @@ static int __init rs_parse_backend(void)
 
 static int __init rs_check_params(void)
 {
+	int err;
+
 	if (tgid < 0) {
 		pr_err("retryscope: tgid=%d: must be >= 0\n", tgid);
 		return -EINVAL;
@@ -97,6 +106,9 @@ static int __init rs_check_params(void)
 		       maxactive, RS_MAXACTIVE_LIMIT);
 		return -EINVAL;
 	}
+	err = rs_probes_check_skip(skip);
+	if (err)
+		return err;
 	return rs_parse_backend();
 }
 
@@ -120,7 +132,7 @@ static int __init rs_init(void)
 		pr_err("retryscope: cannot create debugfs directory (%d)\n", err);
 		return err;
 	}
-	err = rs_probes_attach(rs_backend, maxactive, &probes);
+	err = rs_probes_attach(rs_backend, skip, maxactive, &probes);
 	if (err) {
 		pr_err("retryscope: no probe could be attached (%d): not loading\n",
 		       err);

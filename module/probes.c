@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/ptrace.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
 
 #include "cause.h"
 #include "features.h"
@@ -451,6 +452,8 @@ static const char *rs_probe_why(int err)
 		return "out of memory";
 	case -ENODEV:
 		return "not attempted (this kernel lacks the feature)";
+	case -ECANCELED:
+		return "left off (skip= parameter)";
 	case -EOPNOTSUPP:
 		return "no ftrace_regs fprobe in this kernel (6.14+, CONFIG_FPROBE)";
 	default:
@@ -495,8 +498,55 @@ static int rs_probe_attach_fprobe(struct rs_probe *p)
  * backend: RS_BACKEND_KPROBE, _FPROBE, or _AUTO (fprobe, and a kprobe for
  * a symbol fprobe cannot take).
  */
-int rs_probes_attach(enum rs_backend_choice backend, int maxactive,
-		     unsigned int *attached)
+/*
+ * skip: comma-separated symbols to leave unprobed (NULL: none).  Returns 0,
+ * or -EINVAL naming the first word that is not a probe that may be skipped
+ * (the core probe handle_mm_fault may not).
+ */
+int rs_probes_check_skip(const char *skip)
+{
+	const char *w = skip;
+
+	while (w && *w) {
+		size_t n = strcspn(w, ",");
+		unsigned int i;
+
+		for (i = 0; i < RS_NR_PROBES; i++)
+			if (strlen(rs_probes[i].symbol) == n &&
+			    !strncmp(rs_probes[i].symbol, w, n))
+				break;
+		if (i == RS_NR_PROBES || rs_probes[i].core) {
+			pr_err("retryscope: skip=%s: \"%.*s\" is not a probe that can be left off (%s)\n",
+			       skip, (int)n, w,
+			       i == RS_NR_PROBES ? "unknown symbol" : "core probe");
+			return -EINVAL;
+		}
+		w += n;
+		if (*w)
+			w++;
+	}
+	return 0;
+}
+
+static bool rs_probe_skipped(const char *skip, const char *symbol)
+{
+	size_t len = strlen(symbol);
+	const char *w = skip;
+
+	while (w && *w) {
+		size_t n = strcspn(w, ",");
+
+		if (n == len && !strncmp(w, symbol, n))
+			return true;
+		w += n;
+		if (*w)
+			w++;
+	}
+	return false;
+}
+
+int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
+		     int maxactive, unsigned int *attached)
 {
 	unsigned int i;
 
@@ -508,6 +558,10 @@ int rs_probes_attach(enum rs_backend_choice backend, int maxactive,
 		p->fprobe_err = 0;
 		if (i == RS_P_LOCK_VMA && !RS_HAVE_PER_VMA_LOCK) {
 			p->err = -ENODEV;
+			continue;
+		}
+		if (rs_probe_skipped(skip, p->symbol)) {
+			p->err = -ECANCELED;
 			continue;
 		}
 		if (backend != RS_BACKEND_KPROBE) {

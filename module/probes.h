@@ -11,8 +11,9 @@ enum rs_backend_choice {
 };
 
 bool rs_fprobe_available(void);
-int rs_probes_attach(enum rs_backend_choice backend, int maxactive,
-		     unsigned int *attached);
+int rs_probes_check_skip(const char *skip);
+int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
+		     int maxactive, unsigned int *attached);
 void rs_probes_detach(void);
 void rs_probes_show(struct seq_file *m);
 u64 rs_probes_nmissed(void);

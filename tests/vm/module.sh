@@ -12,7 +12,7 @@ out=/out/module-$variant
 mkdir -p "$out"
 
 # --- bad module parameters: insmod fails with EINVAL and a one-line reason
-for p in tgid=-1 comm= comm=0123456789abcdefg maxactive=-5 maxactive=100000 "tgid=1 comm=x" backend=uprobe backend=; do
+for p in tgid=-1 comm= comm=0123456789abcdefg maxactive=-5 maxactive=100000 "tgid=1 comm=x" backend=uprobe backend= skip=handle_mm_fault skip=nosuch "skip=,do_swap_page"; do
 	dmesg -c >/dev/null
 	# shellcheck disable=SC2086 # $p may hold two parameters
 	if insmod "$ko" $p 2>"$out/insmod.err"; then
@@ -142,6 +142,17 @@ fi
 count_checks "${be:-auto}"
 check "rmmod retryscope" rmmod retryscope
 check "debugfs directory gone after rmmod" [ ! -e "$RS_DBG" ]
+
+# --- skip= leaves a probe off and says why
+if insmod "$ko" skip=lock_vma_under_rcu,do_swap_page; then
+	cp "$RS_DBG/probes" "$out/probes.skip"
+	check "skip=: lock_vma_under_rcu and do_swap_page are off, left off by skip=" \
+		sh -c "grep -q '^lock_vma_under_rcu [a-z]* off ' $out/probes.skip && grep -q '^do_swap_page [a-z]* off ' $out/probes.skip && [ \$(grep -c 'left off (skip= parameter)' $out/probes.skip) = 2 ]"
+	check "skip=: handle_mm_fault stays on" grep -q '^handle_mm_fault [a-z]* on ' "$out/probes.skip"
+	check "rmmod retryscope (skip=)" rmmod retryscope
+else
+	not_ok "insmod $ko skip=lock_vma_under_rcu,do_swap_page"
+fi
 
 # --- the same counts with the other backend, forced
 other=kprobe
