@@ -36,6 +36,15 @@ one() { # one KIND CONFIG REP
 			echo "insmod backend=$2 failed" >>/out/module.err
 		fi
 		;;
+	fprobe-lean)
+		# no probe on lock_vma_under_rcu: one return probe per fault
+		if insmod "$ko" backend=fprobe skip=lock_vma_under_rcu; then
+			run "$1" "$2" "$3"
+			rmmod retryscope
+		else
+			echo "insmod backend=fprobe skip=lock_vma_under_rcu failed" >>/out/module.err
+		fi
+		;;
 	bpftrace)
 		[ "$have_bpftrace" = 1 ] || return 0
 		bpftrace "$bt" >/tmp/bt.out 2>&1 &
@@ -58,11 +67,12 @@ one() { # one KIND CONFIG REP
 for kind in anon file; do
 	r=1
 	while [ "$r" -le "$reps" ]; do
-		case $((r % 4)) in
-		1) order="none kprobe fprobe bpftrace" ;;
-		2) order="kprobe fprobe bpftrace none" ;;
-		3) order="fprobe bpftrace none kprobe" ;;
-		0) order="bpftrace none kprobe fprobe" ;;
+		case $((r % 5)) in
+		1) order="none kprobe fprobe fprobe-lean bpftrace" ;;
+		2) order="kprobe fprobe fprobe-lean bpftrace none" ;;
+		3) order="fprobe fprobe-lean bpftrace none kprobe" ;;
+		4) order="fprobe-lean bpftrace none kprobe fprobe" ;;
+		0) order="bpftrace none kprobe fprobe fprobe-lean" ;;
 		esac
 		for c in $order; do
 			one "$kind" "$c" "$r"
