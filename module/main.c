@@ -6,7 +6,8 @@
  *   tgid=N          count only thread group N
  *   comm=PREFIX     count only tasks whose comm starts with PREFIX
  *   backend=NAME    auto (default): fprobes where the kernel has them
- *                   (ftrace_regs fprobes, 6.14+), else kprobes/kretprobes;
+ *                   (ftrace_regs fprobes, as in 7.3; 6.12 has pt_regs
+ *                   ones), else kprobes/kretprobes;
  *                   kprobe or fprobe to force one (fprobe fails to load
  *                   where it is not available)
  *   skip=SYM[,SYM]  leave these probes off to cut the cost per fault
@@ -78,7 +79,7 @@ static int __init rs_parse_backend(void)
 	}
 	rs_backend = i;
 	if (rs_backend == RS_BACKEND_FPROBE && !rs_fprobe_available()) {
-		pr_err("retryscope: backend=fprobe: this kernel has no ftrace_regs fprobe (CONFIG_FPROBE on the function-graph tracer, 6.14+)\n");
+		pr_err("retryscope: backend=fprobe: this kernel has no ftrace_regs fprobe (CONFIG_FPROBE on the function-graph tracer)\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -141,13 +142,11 @@ static int __init rs_init(void)
 	}
 	rs_lockwait_attach(&tps);
 
-	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/5 probes, %u/2 mmap_lock tracepoints attached, backend %s%s, maxactive %d\n",
+	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/5 probes, %u/2 mmap_lock tracepoints attached, backend %s (%s), maxactive %d\n",
 		RS_HAVE_PER_VMA_LOCK ? "yes" : "no",
 		RS_VM_FAULT_RETRY_VMA_BITS ? "yes" : "no",
 		IS_ENABLED(CONFIG_PER_VMA_LOCK_STATS) ? "yes" : "no",
-		probes, tps, rs_backend_names[rs_backend],
-		rs_backend == RS_BACKEND_AUTO && rs_fprobe_available() ?
-		" (fprobe)" : rs_backend == RS_BACKEND_AUTO ? " (kprobe)" : "",
+		probes, tps, rs_backend_names[rs_backend], rs_probes_backend(),
 		maxactive);
 	if (!RS_HAVE_PER_VMA_LOCK)
 		pr_info("retryscope: no per-VMA lock in this kernel: every fault takes mmap_lock; counting that path alone\n");

@@ -387,15 +387,10 @@ RS_FPROBE_WRAPPERS(rs_filemap)
 RS_FPROBE_WRAPPERS(rs_swap)
 RS_FPROBE_ENTRY(rs_lock_mm)
 
-#define RS_FPROBE(name, type)						\
-	.fp = { .entry_handler = name##_fp_entry,			\
-		.exit_handler = name##_fp_exit,				\
-		.entry_data_size = sizeof(type) }
-#define RS_FPROBE_NO_EXIT(name)						\
-	.fp = { .entry_handler = name##_fp_entry }
+/* Its argument (a .fp initializer) only where struct rs_probe has .fp. */
+#define RS_IF_FPROBE(...) __VA_ARGS__
 #else
-#define RS_FPROBE(name, type)
-#define RS_FPROBE_NO_EXIT(name)
+#define RS_IF_FPROBE(...)
 #endif
 
 /* --- the table ------------------------------------------------------------ */
@@ -420,7 +415,9 @@ struct rs_probe {
 	  .krp = { .kp.symbol_name = #sym,				\
 		   .entry_handler = name##_krp_entry,			\
 		   .handler = name##_krp_ret, .data_size = sizeof(type) },\
-	  RS_FPROBE(name, type) }
+	  RS_IF_FPROBE(.fp = { .entry_handler = name##_fp_entry,	\
+			       .exit_handler = name##_fp_exit,		\
+			       .entry_data_size = sizeof(type) }) }
 
 static struct rs_probe rs_probes[RS_NR_PROBES] = {
 	[RS_P_LOCK_VMA] = RS_RET_PROBE(lock_vma_under_rcu, false, rs_lock_vma,
@@ -434,7 +431,7 @@ static struct rs_probe rs_probes[RS_NR_PROBES] = {
 	[RS_P_LOCK_MM] = { .symbol = "lock_mm_and_find_vma", .core = false,
 			   .krp.kp = { .symbol_name = "lock_mm_and_find_vma",
 				       .pre_handler = rs_lock_mm_kp_pre },
-			   RS_FPROBE_NO_EXIT(rs_lock_mm) },
+			   RS_IF_FPROBE(.fp = { .entry_handler = rs_lock_mm_fp_entry }) },
 };
 
 static const char *rs_probe_why(int err)
@@ -455,7 +452,7 @@ static const char *rs_probe_why(int err)
 	case -ECANCELED:
 		return "left off (skip= parameter)";
 	case -EOPNOTSUPP:
-		return "no ftrace_regs fprobe in this kernel (6.14+, CONFIG_FPROBE)";
+		return "no ftrace_regs fprobe in this kernel (CONFIG_FPROBE on fgraph)";
 	default:
 		return "failed";
 	}
@@ -618,6 +615,19 @@ static unsigned long rs_probe_nmissed(const struct rs_probe *p)
 	if (p->on != RS_BE_KPROBE)
 		return 0;
 	return (p->ret ? (unsigned long)p->krp.nmissed : 0UL) + p->krp.kp.nmissed;
+}
+
+/* What the attached probes use: "fprobe", "kprobe", "fprobe+kprobe", "none". */
+const char *rs_probes_backend(void)
+{
+	bool fp = false, kp = false;
+	unsigned int i;
+
+	for (i = 0; i < RS_NR_PROBES; i++) {
+		fp |= rs_probes[i].on == RS_BE_FPROBE;
+		kp |= rs_probes[i].on == RS_BE_KPROBE;
+	}
+	return fp && kp ? "fprobe+kprobe" : fp ? "fprobe" : kp ? "kprobe" : "none";
 }
 
 u64 rs_probes_nmissed(void)

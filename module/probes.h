@@ -15,6 +15,7 @@ int rs_probes_check_skip(const char *skip);
 int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 		     int maxactive, unsigned int *attached);
 void rs_probes_detach(void);
+const char *rs_probes_backend(void);
 void rs_probes_show(struct seq_file *m);
 u64 rs_probes_nmissed(void);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fprobe with ftrace_regs handlers on the function-graph tracer (Linux
- * 6.14 and later).  Older fprobes hand the handlers a pt_regs and run the
+ * fprobe with ftrace_regs handlers on the function-graph tracer (7.3 has
+ * it).  Older fprobes (6.12) hand the handlers a pt_regs and run the
  * exit handler from a rethook: the module uses kretprobes there.
  */
 #include <linux/fprobe.h>
