@@ -134,7 +134,7 @@ check "filter is still none" [ "$(cat "$RS_DBG/filter")" = none ]
 check "filter accepts 'comm fl-'" sh -c "echo 'comm fl-' > $RS_DBG/filter && [ \"\$(cat $RS_DBG/filter)\" = 'comm fl-' ]"
 echo none >"$RS_DBG/filter"
 
-be=$(sed -n 's/.*backend auto (\([a-z]*\)).*/\1/p' "$out/dmesg")
+be=$(sed -n 's/.*backend auto (\([a-z+]*\)).*/\1/p' "$out/dmesg")
 check "dmesg names the backend auto chose ($be)" [ -n "$be" ]
 if [ "$be" = fprobe ]; then
 	check "fprobe backend: handle_mm_fault is an fprobe" grep -q '^handle_mm_fault fprobe on ' "$out/probes"
@@ -162,7 +162,7 @@ if [ "$other" = fprobe ]; then
 	# a kernel without ftrace_regs fprobes must refuse it, with the reason
 	check "insmod backend=fprobe is refused where fprobe is missing" sh -c "! insmod $ko backend=fprobe"
 elif insmod "$ko" backend=kprobe; then
-	check "backend=kprobe: dmesg names it" sh -c "dmesg | grep -q 'retryscope: .*backend kprobe, '"
+	check "backend=kprobe: dmesg names it" sh -c "dmesg | grep -q 'retryscope: .*backend kprobe (kprobe), '"
 	cp "$RS_DBG/probes" "$out/probes.kprobe"
 	check "backend=kprobe: handle_mm_fault is a kretprobe" grep -q '^handle_mm_fault kretprobe on ' "$out/probes.kprobe"
 	count_checks kprobe
