@@ -657,6 +657,27 @@ static void range_of(const struct results *res, const char *scen, const struct m
 	}
 }
 
+/* The claim on the p99 latency of class cls (who: its name in the text), in
+ * the first scenario that has it; v, lo, hi are scratch of res->nk each. */
+static void p99_claim(const struct results *res, struct sbuf *b, const char *cls,
+		      const char *who, int want, const char *what, double *v, double *lo,
+		      double *hi)
+{
+	const char *scen = find_scenario(res, NULL, cls);
+	struct measure m;
+
+	if (!scen)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.get = g_lat;
+	m.a = cls;
+	m.q = 0.99;
+	range_of(res, scen, &m, v, lo, hi);
+	char *where = xasprintf("%s (median over runs of %s's p99)", scen, who);
+	claim(res, b, v, lo, hi, want, what, " µs", where);
+	free(where);
+}
+
 static void summary(const struct results *res, struct sbuf *b)
 {
 	double *v = xcalloc(res->nk, sizeof(*v));
@@ -679,32 +700,9 @@ static void summary(const struct results *res, struct sbuf *b)
 	claim(res, b, v, NULL, NULL, -1, "removes the most mmap_lock fallbacks", "",
 	      "the sum over every scenario of its median");
 
-	/* the high-priority thread's p99 */
-	scen = find_scenario(res, NULL, "hi");
-	if (scen) {
-		memset(&m, 0, sizeof(m));
-		m.get = g_lat;
-		m.a = "hi";
-		m.q = 0.99;
-		range_of(res, scen, &m, v, lo, hi);
-		char *where = xasprintf("%s (median over runs of the hi thread's p99)", scen);
-		claim(res, b, v, lo, hi, -1, "lowers the high-priority thread's p99 fault latency most",
-		      " µs", where);
-		free(where);
-	}
-
-	/* fork() latency */
-	scen = find_scenario(res, NULL, "fork");
-	if (scen) {
-		memset(&m, 0, sizeof(m));
-		m.get = g_lat;
-		m.a = "fork";
-		m.q = 0.99;
-		range_of(res, scen, &m, v, lo, hi);
-		char *where = xasprintf("%s (median over runs of fork()'s p99)", scen);
-		claim(res, b, v, lo, hi, +1, "has the worst fork latency", " µs", where);
-		free(where);
-	}
+	p99_claim(res, b, "hi", "the hi thread", -1,
+		  "lowers the high-priority thread's p99 fault latency most", v, lo, hi);
+	p99_claim(res, b, "fork", "fork()", +1, "has the worst fork latency", v, lo, hi);
 
 	/* the retry loop: the largest attempt count in same-pages runs */
 	memset(&m, 0, sizeof(m));
