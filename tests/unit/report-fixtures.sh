@@ -118,9 +118,10 @@ mv4=$tmp/four
 cp -r "$fx/results" "$mv4"
 cp -r "$mv4/patched" "$mv4/v2"
 cp -r "$mv4/stock" "$mv4/anon-only"
-printf 'name\tresult\trc\tseconds\ttap_pass\ttap_fail\ncow\tpass\t0\t3\t10\t0\nksm_tests\tskip\t4\t1\t0\t0\nmremap_test\tpass\t0\t2\t3\t0\n' >"$mv4/stock/selftests.tsv"
-printf 'name\tresult\trc\tseconds\ttap_pass\ttap_fail\ncow\tpass\t0\t3\t9\t1\nksm_tests\tskip\t4\t1\t0\t0\nmremap_test\tpass\t0\t2\t3\t0\n' >"$mv4/patched/selftests.tsv"
-printf 'cow\tfail\t1\t3\nksm_tests\tskip\t4\t1\nmremap_test\toops\t137\t2\n' >"$mv4/v2/selftests.tsv"
+mkdir -p "$mv4"/{stock,patched,v2,anon-only}/selftests
+printf 'name\tresult\trc\tseconds\ttap_pass\ttap_fail\ncow\tpass\t0\t3\t10\t0\nksm_tests\tskip\t4\t1\t0\t0\nmremap_test\tpass\t0\t2\t3\t0\n' >"$mv4/stock/selftests/selftests.tsv"
+printf 'name\tresult\trc\tseconds\ttap_pass\ttap_fail\ncow\tpass\t0\t3\t9\t1\nksm_tests\tskip\t4\t1\t0\t0\nmremap_test\tpass\t0\t2\t3\t0\n' >"$mv4/patched/selftests/selftests.tsv"
+printf 'cow\tfail\t1\t3\nksm_tests\tskip\t4\t1\nmremap_test\toops\t137\t2\n' >"$mv4/v2/selftests/selftests.tsv"
 check "rs-report --kernels on four kernels" "$bin/rs-report" "$mv4" --kernels "stock patched v2 anon-only" -o "$mv4/report.md"
 order=$(sed -n '/^| kernel | release/,/^$/p' "$mv4/report.md" | awk -F' [|] ' 'NR > 2 && NF > 1 { sub(/^[|] /, "", $1); printf "%s ", $1 }')
 check "  kernel columns follow --kernels ($order)" [ "$order" = "stock patched v2 anon-only " ]
@@ -137,11 +138,11 @@ contains "  a pass with more failing TAP cases than stock is worse, and marked" 
 	"- **patched: fails selftests that pass on stock: cow (1 failing cases, 0 on stock)**"
 expect_fail "--kernels with a kernel that has no runs" '--kernels "stock rfc" names a kernel with no runs' \
 	"$bin/rs-report" "$mv4" --kernels "stock rfc" -o "$tmp/x.md"
-printf 'cow\tmaybe\t0\t1\n' >"$mv4/anon-only/selftests.tsv"
-expect_fail "selftests.tsv: unknown result named with file and line" 'anon-only/selftests.tsv:1: unknown result "maybe"' \
+printf 'cow\tmaybe\t0\t1\n' >"$mv4/anon-only/selftests/selftests.tsv"
+expect_fail "selftests.tsv: unknown result named with file and line" 'anon-only/selftests/selftests.tsv:1: unknown result "maybe"' \
 	"$bin/rs-report" "$mv4" -o "$tmp/x.md"
-printf 'cow\n' >"$mv4/anon-only/selftests.tsv"
-expect_fail "selftests.tsv: malformed line" 'anon-only/selftests.tsv:1: malformed line' \
+printf 'cow\n' >"$mv4/anon-only/selftests/selftests.tsv"
+expect_fail "selftests.tsv: malformed line" 'anon-only/selftests/selftests.tsv:1: malformed line' \
 	"$bin/rs-report" "$mv4" -o "$tmp/x.md"
 rm -rf "$mv4"
 

@@ -104,7 +104,7 @@ int selftests_report(const struct results *res, struct sbuf *marks, FILE *f)
 	struct st_table *tb = xcalloc(res->nk, sizeof(*tb));
 	int any = 0, marked = 0;
 	for (size_t k = 0; k < res->nk; k++) {
-		char *p = xasprintf("%s/%s/selftests.tsv", res->dir, res->kernels[k]);
+		char *p = xasprintf("%s/%s/selftests/selftests.tsv", res->dir, res->kernels[k]);
 		load_table(&tb[k], p);
 		free(p);
 		any |= tb[k].present;
@@ -165,8 +165,8 @@ int selftests_report(const struct results *res, struct sbuf *marks, FILE *f)
 		sb_free(&worse);
 		sb_free(&better);
 	}
-	fprintf(f, "\nPer-test results and logs: `<kernel>/selftests.tsv`, "
-		   "`<kernel>/selftests-logs/`.\n");
+	fprintf(f, "\nPer-test results and logs: `<kernel>/selftests/` (`selftests.tsv`, one "
+		   "`.log` and `.dmesg` per test).\n");
 	for (size_t k = 0; k < res->nk; k++) {
 		for (size_t i = 0; i < tb[k].n; i++)
 			free(tb[k].t[i].name);

@@ -1,4 +1,4 @@
-/* selftests: the mm selftest results per kernel (RESULTS/<kernel>/selftests.tsv). */
+/* selftests: the mm selftest results per kernel (RESULTS/<kernel>/selftests/selftests.tsv). */
 #ifndef RS_SELFTESTS_H
 #define RS_SELFTESTS_H
 
@@ -8,7 +8,7 @@
 #include "util.h"
 
 /*
- * Reads RESULTS/<kernel>/selftests.tsv for every kernel (written by
+ * Reads RESULTS/<kernel>/selftests/selftests.tsv for every kernel (written by
  * scripts/selftests: "name<TAB>result<TAB>rc<TAB>seconds[<TAB>...]", result
  * one of pass fail skip timeout oops notrun).  Appends to marks one line
  * per kernel that oopsed or fails a test that passes on the baseline
