@@ -14,10 +14,11 @@
 #define RS_SLOT_BITS	12
 #define RS_NR_SLOTS	BIT(RS_SLOT_BITS)
 
-#define RS_TAG_BITS	20
+#define RS_TAG_BITS	16
 #define RS_TAG_MASK	((1U << RS_TAG_BITS) - 1)
 #define RS_ATTEMPT_SHIFT RS_TAG_BITS
 #define RS_ATTEMPT_MAX	255U
+#define RS_FLAGS_SHIFT	24
 #define RS_STATE_SHIFT	28
 
 static u64 rs_slots[RS_NR_SLOTS];
@@ -43,10 +44,12 @@ void rs_state_get(struct rs_task_state *ts, unsigned long address)
 	ts->mine = (u32)(v >> 32) == pid;
 	if (ts->mine) {
 		ts->state = (v >> RS_STATE_SHIFT) & 0xf;
+		ts->flags = (v >> RS_FLAGS_SHIFT) & 0xf;
 		ts->attempt = (v >> RS_ATTEMPT_SHIFT) & RS_ATTEMPT_MAX;
 		ts->tag = v & RS_TAG_MASK;
 	} else {
 		ts->state = RS_ST_NONE;
+		ts->flags = 0;
 		ts->attempt = 0;
 		ts->tag = rs_tag(address);
 	}
@@ -63,6 +66,7 @@ void rs_state_set(const struct rs_task_state *ts)
 		rs_inc(RS_state_collisions);
 	WRITE_ONCE(*slot, (u64)ts->pid << 32 |
 		   (u64)(ts->state & 0xf) << RS_STATE_SHIFT |
+		   (u64)(ts->flags & 0xf) << RS_FLAGS_SHIFT |
 		   (u64)attempt << RS_ATTEMPT_SHIFT |
 		   (ts->tag & RS_TAG_MASK));
 }
@@ -82,6 +86,12 @@ bool rs_state_is_retry(const struct rs_task_state *ts)
 	return ts->state == RS_ST_RETRY_FILE_IO ||
 	       ts->state == RS_ST_RETRY_SWAP_IO ||
 	       ts->state == RS_ST_RETRY_OTHER;
+}
+
+/* Is the state about the page of @address (whatever it says)? */
+bool rs_state_same_page(const struct rs_task_state *ts, unsigned long address)
+{
+	return ts->mine && ts->tag == rs_tag(address);
 }
 
 /* Does the state describe an unfinished fault on the page of @address? */

@@ -9,7 +9,8 @@
  * of a small hash table indexed by pid; a later probe on the same task reads
  * it.  A slot is one u64, written and read with WRITE_ONCE/READ_ONCE:
  *
- *   63..32 pid   31..28 state   27..20 attempt   19..0 page tag of the address
+ *   63..32 pid   31..28 state   27..24 flags   23..16 attempt
+ *   15..0 page tag of the address (the page number's low 16 bits)
  *
  * Two live tasks that hash to the same slot overwrite each other's state;
  * that is counted in state_collisions and costs at most a misattributed
@@ -41,9 +42,20 @@ enum rs_state {
 	RS_ST_MMAP_LOCKED,	/* in the mmap_lock path of the arch handler */
 };
 
+/*
+ * Flags, used by the entry model (backend=ftrace), which sees no return
+ * value of handle_mm_fault() and lock_vma_under_rcu(): what the pending
+ * attempt was, and whether lock_vma_under_rcu() was entered after it.
+ */
+#define RS_TF_VMA	0x1	/* the pending attempt had FAULT_FLAG_VMA_LOCK */
+#define RS_TF_USER	0x2	/* ... and FAULT_FLAG_USER */
+#define RS_TF_MAJOR	0x4	/* this fault is already counted as major */
+#define RS_TF_LOCK_VMA	0x8	/* lock_vma_under_rcu() entered since */
+
 struct rs_task_state {
 	u32 pid;
 	unsigned int state;
+	unsigned int flags;	/* RS_TF_* */
 	unsigned int attempt;
 	unsigned int tag;
 	bool mine;		/* the slot held this task's state */
@@ -53,6 +65,7 @@ void rs_state_get(struct rs_task_state *ts, unsigned long address);
 void rs_state_set(const struct rs_task_state *ts);
 void rs_state_clear_all(void);
 bool rs_state_is_retry(const struct rs_task_state *ts);
+bool rs_state_same_page(const struct rs_task_state *ts, unsigned long address);
 bool rs_state_same_fault(const struct rs_task_state *ts, unsigned long address);
 enum rs_cause rs_state_fallback_cause(const struct rs_task_state *ts,
 				      unsigned long address);

@@ -5,11 +5,15 @@
  * Parameters (all optional):
  *   tgid=N          count only thread group N
  *   comm=PREFIX     count only tasks whose comm starts with PREFIX
- *   backend=NAME    auto (default): fprobes where the kernel has them
- *                   (ftrace_regs fprobes, as in 7.3; 6.12 has pt_regs
- *                   ones), else kprobes/kretprobes;
- *                   kprobe or fprobe to force one (fprobe fails to load
- *                   where it is not available)
+ *   backend=NAME    auto (default): the entry model (entry_model.c):
+ *                   entry hooks on ftrace_ops, return probes on
+ *                   filemap_fault and do_swap_page alone (fprobes where
+ *                   the kernel has ftrace_regs ones, as 7.3 does), each
+ *                   falling back to kprobes; ftrace: the same with the
+ *                   entry hooks on ftrace_ops only;
+ *                   fprobe or kprobe: the return model, every return
+ *                   value read, on that mechanism alone (fprobe and
+ *                   ftrace fail to load where they are not available)
  *   skip=SYM[,SYM]  leave these probes off to cut the cost per fault
  *                   (lock_vma_under_rcu, filemap_fault, do_swap_page,
  *                   lock_mm_and_find_vma); their counters then stay 0
@@ -50,7 +54,7 @@ MODULE_PARM_DESC(maxactive, "kretprobe instances per probe (0: 64 per CPU)");
 
 static char *backend;
 module_param(backend, charp, 0444);
-MODULE_PARM_DESC(backend, "auto (default), kprobe or fprobe");
+MODULE_PARM_DESC(backend, "auto (default), ftrace, fprobe or kprobe");
 
 static char *skip;
 module_param(skip, charp, 0444);
@@ -62,6 +66,7 @@ static const char *const rs_backend_names[] = {
 	[RS_BACKEND_AUTO] = "auto",
 	[RS_BACKEND_KPROBE] = "kprobe",
 	[RS_BACKEND_FPROBE] = "fprobe",
+	[RS_BACKEND_FTRACE] = "ftrace",
 };
 
 static int __init rs_parse_backend(void)
@@ -73,13 +78,17 @@ static int __init rs_parse_backend(void)
 	i = match_string(rs_backend_names, ARRAY_SIZE(rs_backend_names),
 			 backend);
 	if (i < 0) {
-		pr_err("retryscope: backend=\"%s\": must be auto, kprobe or fprobe\n",
+		pr_err("retryscope: backend=\"%s\": must be auto, ftrace, fprobe or kprobe\n",
 		       backend);
 		return -EINVAL;
 	}
 	rs_backend = i;
 	if (rs_backend == RS_BACKEND_FPROBE && !rs_fprobe_available()) {
 		pr_err("retryscope: backend=fprobe: this kernel has no ftrace_regs fprobe (CONFIG_FPROBE on the function-graph tracer)\n");
+		return -EINVAL;
+	}
+	if (rs_backend == RS_BACKEND_FTRACE && !rs_ftrace_available()) {
+		pr_err("retryscope: backend=ftrace: this kernel's ftrace callbacks cannot read arguments (no DYNAMIC_FTRACE_WITH_ARGS)\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -142,11 +151,12 @@ static int __init rs_init(void)
 	}
 	rs_lockwait_attach(&tps);
 
-	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/5 probes, %u/2 mmap_lock tracepoints attached, backend %s (%s), maxactive %d\n",
+	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/5 probes, %u/2 mmap_lock tracepoints attached, backend %s (%s, %s model), maxactive %d\n",
 		RS_HAVE_PER_VMA_LOCK ? "yes" : "no",
 		RS_VM_FAULT_RETRY_VMA_BITS ? "yes" : "no",
 		IS_ENABLED(CONFIG_PER_VMA_LOCK_STATS) ? "yes" : "no",
 		probes, tps, rs_backend_names[rs_backend], rs_probes_backend(),
+		rs_probes_model(),
 		maxactive);
 	if (!RS_HAVE_PER_VMA_LOCK)
 		pr_info("retryscope: no per-VMA lock in this kernel: every fault takes mmap_lock; counting that path alone\n");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The probe table: one kprobe or kretprobe per symbol of the fault path.
+ * The probe table: one hook per symbol of the fault path.
  *
  *   lock_vma_under_rcu    ret: a VMA (fault runs under the VMA lock) or NULL
  *   handle_mm_fault       entry: flags, address; ret: VM_FAULT_* of one attempt
@@ -8,11 +8,20 @@
  *   do_swap_page          the same for swap-in
  *   lock_mm_and_find_vma  entry: the arch handler falls back to mmap_lock
  *
+ * Two models.  The entry model (backend=auto or ftrace, entry_model.c) hooks
+ * the entries of lock_vma_under_rcu, handle_mm_fault and
+ * lock_mm_and_find_vma with ftrace_ops (kprobes where ftrace cannot) and
+ * infers their outcomes from the next hook; only filemap_fault and
+ * do_swap_page have return probes.  The return model (backend=fprobe or
+ * kprobe, the handlers below) reads every return value, at about four
+ * times the cost per fault.
+ *
  * The arch handlers themselves (x86 do_user_addr_fault is NOKPROBE, arm64
  * do_page_fault is __kprobes) are never probed.  Handlers run with
  * preemption disabled; they take no lock, allocate nothing, print nothing.
  */
 #include <linux/fprobe.h>
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/ptrace.h>
@@ -20,6 +29,7 @@
 #include <linux/string.h>
 
 #include "cause.h"
+#include "entry_model.h"
 #include "features.h"
 #include "probes.h"
 #include "stats.h"
@@ -35,6 +45,11 @@ enum rs_probe_id {
 };
 
 static DEFINE_PER_CPU(u64 [RS_NR_PROBES], rs_probe_hits);
+/* ftrace_ops hooks skipped on recursion (kprobes and fprobes count their own) */
+static DEFINE_PER_CPU(u64 [RS_NR_PROBES], rs_probe_missed);
+
+/* Set at attach, before any hook runs: which model the handlers follow. */
+static bool rs_entry_model __read_mostly;
 
 static __always_inline void rs_hit(enum rs_probe_id id)
 {
@@ -193,6 +208,7 @@ static __always_inline void rs_hmf_exit(void *data, unsigned long retval)
 
 struct rs_vmf_data {
 	unsigned long address;
+	unsigned int flags;	/* vmf->flags at entry */
 	bool random;		/* VM_RAND_READ: no readahead, synchronous read */
 };
 
@@ -203,6 +219,7 @@ static __always_inline void rs_vmf_entry_count(struct vm_fault *vmf,
 	unsigned int flags = READ_ONCE(vmf->flags);
 
 	d->address = vmf->address;
+	d->flags = flags;
 	/* calls, vma_locked, tried, nowait are consecutive in RS_COUNTERS. */
 	rs_inc(calls);
 	if (flags & RS_FAULT_FLAG_VMA_LOCK)
@@ -225,12 +242,16 @@ static __always_inline void rs_vmf_ret_count(unsigned int ret,
 		rs_inc(retry);
 		if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
 			rs_inc(retry + 1);
-		rs_state_get(&ts, d->address);
-		if (ts.mine) {
-			ts.state = state;
-			rs_state_set(&ts);
+		if (!rs_entry_model) {
+			rs_state_get(&ts, d->address);
+			if (ts.mine) {
+				ts.state = state;
+				rs_state_set(&ts);
+			}
 		}
 	}
+	if (rs_entry_model)
+		rs_em_io_return(d->address, d->flags, ret, state);
 	if (ret & rs_fault_bits(VM_FAULT_MAJOR))
 		rs_inc(retry + 2);
 	if (ret & rs_fault_bits(VM_FAULT_ERROR))
@@ -326,7 +347,84 @@ static __always_inline int rs_lock_mm_enter(void *data, unsigned long mm,
 	return 0;
 }
 
-/* --- the two backends ---------------------------------------------------- */
+/* --- the entry model's hooks (entry_model.c does the counting) -------- */
+
+static __always_inline void rs_emh_lock_vma(unsigned long mm,
+					    unsigned long address,
+					    unsigned long unused)
+{
+	if (!rs_filter_match())
+		return;
+	rs_hit(RS_P_LOCK_VMA);
+	rs_em_lock_vma(address);
+}
+
+static __always_inline void rs_emh_hmf(unsigned long vma,
+				       unsigned long address,
+				       unsigned long flags)
+{
+	if (!rs_filter_match())
+		return;
+	rs_hit(RS_P_HANDLE_MM_FAULT);
+	rs_em_handle_mm_fault(address, flags);
+}
+
+static __always_inline void rs_emh_lock_mm(unsigned long mm,
+					   unsigned long address,
+					   unsigned long regs)
+{
+	if (!rs_filter_match())
+		return;
+	rs_hit(RS_P_LOCK_MM);
+	rs_em_lock_mm(address, (struct pt_regs *)regs);
+}
+
+/* An entry hook as a kprobe (where ftrace cannot take the symbol)... */
+#define RS_KPROBE_ENTRY(name)						\
+static int name##_kp(struct kprobe *p, struct pt_regs *regs)		\
+{									\
+	name(regs_get_kernel_argument(regs, 0),				\
+	     regs_get_kernel_argument(regs, 1),				\
+	     regs_get_kernel_argument(regs, 2));			\
+	return 0;							\
+}
+
+RS_KPROBE_ENTRY(rs_emh_lock_vma)
+RS_KPROBE_ENTRY(rs_emh_hmf)
+RS_KPROBE_ENTRY(rs_emh_lock_mm)
+
+#ifdef RS_HAVE_FTRACE_ARGS
+/*
+ * ...and as an ftrace_ops callback: the cheapest hook there is, a call from
+ * the function's own trampoline.  FTRACE_OPS_FL_RECURSION: the callback
+ * guards itself, and the guard disables preemption.
+ */
+#define RS_FTRACE_ENTRY(name, id)					\
+static void notrace name##_ft(unsigned long ip, unsigned long parent_ip,\
+			      struct ftrace_ops *op,			\
+			      struct ftrace_regs *fregs)		\
+{									\
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);		\
+									\
+	if (bit < 0) {							\
+		this_cpu_inc(rs_probe_missed[id]);			\
+		return;							\
+	}								\
+	name(ftrace_regs_get_argument(fregs, 0),			\
+	     ftrace_regs_get_argument(fregs, 1),			\
+	     ftrace_regs_get_argument(fregs, 2));			\
+	ftrace_test_recursion_unlock(bit);				\
+}
+
+RS_FTRACE_ENTRY(rs_emh_lock_vma, RS_P_LOCK_VMA)
+RS_FTRACE_ENTRY(rs_emh_hmf, RS_P_HANDLE_MM_FAULT)
+RS_FTRACE_ENTRY(rs_emh_lock_mm, RS_P_LOCK_MM)
+#define RS_IF_FTRACE(...) __VA_ARGS__
+#else
+#define RS_IF_FTRACE(...)
+#endif
+
+/* --- the return model's two backends ------------------------------------ */
 
 /*
  * Each handler above is written once, on plain arguments; these wrappers
@@ -395,35 +493,52 @@ RS_FPROBE_ENTRY(rs_lock_mm)
 
 /* --- the table ------------------------------------------------------------ */
 
-enum rs_backend { RS_BE_NONE, RS_BE_KPROBE, RS_BE_FPROBE };
+enum rs_backend { RS_BE_NONE, RS_BE_KPROBE, RS_BE_FPROBE, RS_BE_FTRACE };
 
 struct rs_probe {
 	const char *symbol;
 	bool core;		/* the module refuses to load without it */
-	bool ret;		/* needs the return value */
+	bool ret;		/* the return model needs the return value */
+	bool entry_hook;	/* the entry model hooks its entry alone */
+	bool entry_only;	/* attached as an entry hook (.ekp or .ops) */
 	enum rs_backend on;	/* what it is attached with */
 	int err;		/* 0: attached; -errno: why not */
-	int fprobe_err;		/* why fprobe was not used (backend=auto) */
-	struct kretprobe krp;	/* .kp alone when !ret */
+	int fallback_err;	/* why the first choice was not used */
+	struct kretprobe krp;	/* return model; .kp alone when !ret */
+	struct kprobe ekp;	/* entry model entry hook on kprobes */
 #ifdef RS_HAVE_FPROBE_FREGS
 	struct fprobe fp;
 #endif
+#ifdef RS_HAVE_FTRACE_ARGS
+	struct ftrace_ops ops;	/* entry model entry hook on ftrace */
+#endif
 };
 
-#define RS_RET_PROBE(sym, is_core, name, type)				\
+#define RS_ENTRY_HOOK(sym, name)					\
+	.entry_hook = true,						\
+	.ekp = { .symbol_name = #sym, .pre_handler = name##_kp },	\
+	RS_IF_FTRACE(.ops = { .func = name##_ft,			\
+			      .flags = FTRACE_OPS_FL_RECURSION },)
+
+#define RS_RET_PROBE(sym, is_core, name, type, ...)			\
 	{ .symbol = #sym, .core = is_core, .ret = true,			\
 	  .krp = { .kp.symbol_name = #sym,				\
 		   .entry_handler = name##_krp_entry,			\
 		   .handler = name##_krp_ret, .data_size = sizeof(type) },\
 	  RS_IF_FPROBE(.fp = { .entry_handler = name##_fp_entry,	\
 			       .exit_handler = name##_fp_exit,		\
-			       .entry_data_size = sizeof(type) }) }
+			       .entry_data_size = sizeof(type) },)	\
+	  __VA_ARGS__ }
 
 static struct rs_probe rs_probes[RS_NR_PROBES] = {
 	[RS_P_LOCK_VMA] = RS_RET_PROBE(lock_vma_under_rcu, false, rs_lock_vma,
-				       struct rs_addr_data),
+				       struct rs_addr_data,
+				       RS_ENTRY_HOOK(lock_vma_under_rcu,
+						     rs_emh_lock_vma)),
 	[RS_P_HANDLE_MM_FAULT] = RS_RET_PROBE(handle_mm_fault, true, rs_hmf,
-					      struct rs_hmf_data),
+					      struct rs_hmf_data,
+					      RS_ENTRY_HOOK(handle_mm_fault,
+							    rs_emh_hmf)),
 	[RS_P_FILEMAP_FAULT] = RS_RET_PROBE(filemap_fault, false, rs_filemap,
 					    struct rs_vmf_data),
 	[RS_P_DO_SWAP_PAGE] = RS_RET_PROBE(do_swap_page, false, rs_swap,
@@ -431,7 +546,8 @@ static struct rs_probe rs_probes[RS_NR_PROBES] = {
 	[RS_P_LOCK_MM] = { .symbol = "lock_mm_and_find_vma", .core = false,
 			   .krp.kp = { .symbol_name = "lock_mm_and_find_vma",
 				       .pre_handler = rs_lock_mm_kp_pre },
-			   RS_IF_FPROBE(.fp = { .entry_handler = rs_lock_mm_fp_entry }) },
+			   RS_IF_FPROBE(.fp = { .entry_handler = rs_lock_mm_fp_entry },)
+			   RS_ENTRY_HOOK(lock_mm_and_find_vma, rs_emh_lock_mm) },
 };
 
 static const char *rs_probe_why(int err)
@@ -452,7 +568,7 @@ static const char *rs_probe_why(int err)
 	case -ECANCELED:
 		return "left off (skip= parameter)";
 	case -EOPNOTSUPP:
-		return "no ftrace_regs fprobe in this kernel (CONFIG_FPROBE on fgraph)";
+		return "not built in (the Kbuild compile test found no ftrace_regs fprobe or ftrace argument access)";
 	default:
 		return "failed";
 	}
@@ -460,22 +576,32 @@ static const char *rs_probe_why(int err)
 
 static const char *rs_probe_type(const struct rs_probe *p)
 {
-	if (p->on == RS_BE_FPROBE)
+	switch (p->on) {
+	case RS_BE_FTRACE:
+		return "ftrace";
+	case RS_BE_FPROBE:
 		return "fprobe";
-	return p->ret ? "kretprobe" : "kprobe";
+	case RS_BE_KPROBE:
+		return p->ret && !p->entry_only ? "kretprobe" : "kprobe";
+	default:
+		return "-";
+	}
 }
 
 bool rs_fprobe_available(void)
 {
-#ifdef RS_HAVE_FPROBE_FREGS
-	return true;
-#else
-	return false;
-#endif
+	return IS_ENABLED(RS_HAVE_FPROBE_FREGS);
+}
+
+bool rs_ftrace_available(void)
+{
+	return IS_ENABLED(RS_HAVE_FTRACE_ARGS);
 }
 
 static int rs_probe_attach_kprobe(struct rs_probe *p, int maxactive)
 {
+	if (p->entry_only)
+		return register_kprobe(&p->ekp);
 	if (!p->ret)
 		return register_kprobe(&p->krp.kp);
 	p->krp.maxactive = maxactive;
@@ -492,9 +618,30 @@ static int rs_probe_attach_fprobe(struct rs_probe *p)
 }
 
 /*
- * backend: RS_BACKEND_KPROBE, _FPROBE, or _AUTO (fprobe, and a kprobe for
- * a symbol fprobe cannot take).
+ * An ftrace_ops filtered to the one symbol.  ftrace_set_filter() parses
+ * its buffer as a glob and may write to it: give it a copy.  A symbol that
+ * ftrace does not list (missing, inlined, notrace) fails with -EINVAL.
  */
+static int rs_probe_attach_ftrace(struct rs_probe *p)
+{
+#ifdef RS_HAVE_FTRACE_ARGS
+	unsigned char sym[64];
+	int len = strscpy((char *)sym, p->symbol, sizeof(sym));
+	int err;
+
+	if (len < 0)
+		return -E2BIG;
+	err = ftrace_set_filter(&p->ops, sym, len, 1);
+	if (!err)
+		err = register_ftrace_function(&p->ops);
+	if (err)
+		ftrace_free_filter(&p->ops);
+	return err;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
 /*
  * skip: comma-separated symbols to leave unprobed (NULL: none).  Returns 0,
  * or -EINVAL naming the first word that is not a probe that may be skipped
@@ -542,17 +689,60 @@ static bool rs_probe_skipped(const char *skip, const char *symbol)
 	return false;
 }
 
+/*
+ * Attach one probe: the first mechanism in @order that takes it.  The
+ * entry model's entry hooks try ftrace_ops, then a kprobe; every other
+ * probe tries an fprobe, then a kprobe or kretprobe.  A forced backend
+ * allows its own mechanism alone (backend=ftrace: ftrace_ops for the entry
+ * hooks, the cheapest that attaches for the two return probes).
+ */
+static void rs_probe_attach(struct rs_probe *p, enum rs_backend_choice backend,
+			    int maxactive)
+{
+	bool entry_model = backend == RS_BACKEND_AUTO ||
+			   backend == RS_BACKEND_FTRACE;
+	enum rs_backend first;
+	int err;
+
+	p->entry_only = entry_model && p->entry_hook;
+	first = p->entry_only ? RS_BE_FTRACE : RS_BE_FPROBE;
+	if (backend == RS_BACKEND_KPROBE)
+		first = RS_BE_NONE;
+
+	err = -EOPNOTSUPP;
+	if (first == RS_BE_FTRACE)
+		err = rs_probe_attach_ftrace(p);
+	else if (first == RS_BE_FPROBE)
+		err = rs_probe_attach_fprobe(p);
+	if (!err) {
+		p->on = first;
+		return;
+	}
+	p->fallback_err = first == RS_BE_NONE ? 0 : err;
+	if (backend == RS_BACKEND_FPROBE ||
+	    (backend == RS_BACKEND_FTRACE && p->entry_only)) {
+		p->err = err;
+		return;
+	}
+	p->err = rs_probe_attach_kprobe(p, maxactive);
+	if (!p->err)
+		p->on = RS_BE_KPROBE;
+}
+
 int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 		     int maxactive, unsigned int *attached)
 {
 	unsigned int i;
 
 	*attached = 0;
+	rs_entry_model = backend == RS_BACKEND_AUTO ||
+			 backend == RS_BACKEND_FTRACE;
 	for (i = 0; i < RS_NR_PROBES; i++) {
 		struct rs_probe *p = &rs_probes[i];
 
 		p->on = RS_BE_NONE;
-		p->fprobe_err = 0;
+		p->entry_only = false;
+		p->fallback_err = 0;
 		if (i == RS_P_LOCK_VMA && !RS_HAVE_PER_VMA_LOCK) {
 			p->err = -ENODEV;
 			continue;
@@ -561,18 +751,7 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 			p->err = -ECANCELED;
 			continue;
 		}
-		if (backend != RS_BACKEND_KPROBE) {
-			p->err = rs_probe_attach_fprobe(p);
-			if (!p->err)
-				p->on = RS_BE_FPROBE;
-			else if (backend == RS_BACKEND_AUTO)
-				p->fprobe_err = p->err;
-		}
-		if (!p->on && backend != RS_BACKEND_FPROBE) {
-			p->err = rs_probe_attach_kprobe(p, maxactive);
-			if (!p->err)
-				p->on = RS_BE_KPROBE;
-		}
+		rs_probe_attach(p, backend, maxactive);
 		if (p->on) {
 			(*attached)++;
 		} else if (p->core) {
@@ -592,42 +771,86 @@ void rs_probes_detach(void)
 	for (i = 0; i < RS_NR_PROBES; i++) {
 		struct rs_probe *p = &rs_probes[i];
 
-		if (p->on == RS_BE_KPROBE && p->ret)
-			unregister_kretprobe(&p->krp);
-		else if (p->on == RS_BE_KPROBE)
-			unregister_kprobe(&p->krp.kp);
+		switch (p->on) {
+		case RS_BE_KPROBE:
+			if (p->entry_only)
+				unregister_kprobe(&p->ekp);
+			else if (p->ret)
+				unregister_kretprobe(&p->krp);
+			else
+				unregister_kprobe(&p->krp.kp);
+			break;
 #ifdef RS_HAVE_FPROBE_FREGS
-		else if (p->on == RS_BE_FPROBE)
+		case RS_BE_FPROBE:
 			unregister_fprobe(&p->fp);
+			break;
 #endif
+#ifdef RS_HAVE_FTRACE_ARGS
+		case RS_BE_FTRACE:
+			unregister_ftrace_function(&p->ops);
+			ftrace_free_filter(&p->ops);
+			break;
+#endif
+		default:
+			break;
+		}
 		if (p->on)
 			p->err = -ENOENT;
 		p->on = RS_BE_NONE;
 	}
 }
 
-static unsigned long rs_probe_nmissed(const struct rs_probe *p)
+static unsigned long rs_probe_nmissed(const struct rs_probe *p, unsigned int i)
 {
+	unsigned long n = 0;
+	int cpu;
+
+	switch (p->on) {
+	case RS_BE_FTRACE:
+		for_each_possible_cpu(cpu)
+			n += per_cpu(rs_probe_missed, cpu)[i];
+		return n;
 #ifdef RS_HAVE_FPROBE_FREGS
-	if (p->on == RS_BE_FPROBE)
+	case RS_BE_FPROBE:
 		return READ_ONCE(p->fp.nmissed);
 #endif
-	if (p->on != RS_BE_KPROBE)
+	case RS_BE_KPROBE:
+		if (p->entry_only)
+			return p->ekp.nmissed;
+		return (p->ret ? (unsigned long)p->krp.nmissed : 0UL) +
+		       p->krp.kp.nmissed;
+	default:
 		return 0;
-	return (p->ret ? (unsigned long)p->krp.nmissed : 0UL) + p->krp.kp.nmissed;
+	}
 }
 
-/* What the attached probes use: "fprobe", "kprobe", "fprobe+kprobe", "none". */
+/*
+ * What the attached probes use, e.g. "ftrace+fprobe" (the entry model on
+ * 7.3), "fprobe", "kprobe"; "none" before attach.
+ */
 const char *rs_probes_backend(void)
 {
-	bool fp = false, kp = false;
-	unsigned int i;
+	static const char * const names[] = {
+		"none", "kprobe", "fprobe", "fprobe+kprobe", "ftrace",
+		"ftrace+kprobe", "ftrace+fprobe", "ftrace+fprobe+kprobe",
+	};
+	unsigned int i, set = 0;
 
 	for (i = 0; i < RS_NR_PROBES; i++) {
-		fp |= rs_probes[i].on == RS_BE_FPROBE;
-		kp |= rs_probes[i].on == RS_BE_KPROBE;
+		if (rs_probes[i].on == RS_BE_KPROBE)
+			set |= 1;
+		else if (rs_probes[i].on == RS_BE_FPROBE)
+			set |= 2;
+		else if (rs_probes[i].on == RS_BE_FTRACE)
+			set |= 4;
 	}
-	return fp && kp ? "fprobe+kprobe" : fp ? "fprobe" : kp ? "kprobe" : "none";
+	return names[set];
+}
+
+/* Which counting model the handlers follow: "entry" or "return". */
+const char *rs_probes_model(void)
+{
+	return rs_entry_model ? "entry" : "return";
 }
 
 u64 rs_probes_nmissed(void)
@@ -636,7 +859,7 @@ u64 rs_probes_nmissed(void)
 	unsigned int i;
 
 	for (i = 0; i < RS_NR_PROBES; i++)
-		n += rs_probe_nmissed(&rs_probes[i]);
+		n += rs_probe_nmissed(&rs_probes[i], i);
 	return n;
 }
 
@@ -645,24 +868,26 @@ void rs_probes_show(struct seq_file *m)
 	unsigned int i;
 	int cpu;
 
+	seq_printf(m, "# model %s\n", rs_probes_model());
 	seq_puts(m, "# symbol type state hits nmissed maxactive\n");
 	for (i = 0; i < RS_NR_PROBES; i++) {
 		struct rs_probe *p = &rs_probes[i];
+		bool kret = p->on == RS_BE_KPROBE && p->ret && !p->entry_only;
 		u64 hits = 0;
 
 		for_each_possible_cpu(cpu)
 			hits += per_cpu(rs_probe_hits, cpu)[i];
 		seq_printf(m, "%s %s %s %llu %lu %d\n", p->symbol,
 			   rs_probe_type(p), p->on ? "on" : "off", hits,
-			   rs_probe_nmissed(p),
-			   p->on == RS_BE_KPROBE && p->ret ? p->krp.maxactive : 0);
+			   rs_probe_nmissed(p, i), kret ? p->krp.maxactive : 0);
 		if (!p->on)
 			seq_printf(m, "#   %s: %s (%d)\n", p->symbol,
 				   rs_probe_why(p->err), p->err);
-		else if (p->fprobe_err)
-			seq_printf(m, "#   %s: fprobe: %s (%d); using a %s\n",
-				   p->symbol, rs_probe_why(p->fprobe_err),
-				   p->fprobe_err, rs_probe_type(p));
+		else if (p->fallback_err)
+			seq_printf(m, "#   %s: %s: %s (%d); using a %s\n",
+				   p->symbol, p->entry_only ? "ftrace" : "fprobe",
+				   rs_probe_why(p->fallback_err),
+				   p->fallback_err, rs_probe_type(p));
 	}
 	rs_lockwait_show(m);
 }

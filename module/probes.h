@@ -5,17 +5,20 @@
 #include <linux/seq_file.h>
 
 enum rs_backend_choice {
-	RS_BACKEND_AUTO,	/* fprobe where it attaches, else kprobes */
-	RS_BACKEND_KPROBE,	/* kprobes and kretprobes only */
-	RS_BACKEND_FPROBE,	/* fprobes only */
+	RS_BACKEND_AUTO,	/* entry model, cheapest hook that attaches */
+	RS_BACKEND_KPROBE,	/* return model, kprobes and kretprobes only */
+	RS_BACKEND_FPROBE,	/* return model, fprobes only */
+	RS_BACKEND_FTRACE,	/* entry model, entry hooks on ftrace_ops only */
 };
 
 bool rs_fprobe_available(void);
+bool rs_ftrace_available(void);
 int rs_probes_check_skip(const char *skip);
 int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 		     int maxactive, unsigned int *attached);
 void rs_probes_detach(void);
 const char *rs_probes_backend(void);
+const char *rs_probes_model(void);
 void rs_probes_show(struct seq_file *m);
 u64 rs_probes_nmissed(void);
 

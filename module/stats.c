@@ -110,11 +110,16 @@ static int rs_stats_show(struct seq_file *m, void *v)
 	int cpu;
 
 	for (i = 0; i < RS_NR_COUNTERS; i++) {
-		u64 sum = 0;
+		s64 sum = 0;
 
+		/*
+		 * Read while the handlers run, a decrement (see rs_dec())
+		 * can be seen before the increment it takes back: a sum
+		 * below zero is that race, and shows as 0.
+		 */
 		for_each_possible_cpu(cpu)
-			sum += per_cpu(rs_stats, cpu).c[i];
-		seq_printf(m, "%s %llu\n", rs_counter_names[i], sum);
+			sum += (s64)per_cpu(rs_stats, cpu).c[i];
+		seq_printf(m, "%s %lld\n", rs_counter_names[i], max(sum, 0LL));
 	}
 	for_each_possible_cpu(cpu)
 		max = max(max, per_cpu(rs_stats, cpu).attempts_max);

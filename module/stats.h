@@ -113,6 +113,16 @@ static __always_inline void rs_inc(enum rs_counter i)
 	this_cpu_inc(rs_stats.c[i]);
 }
 
+/*
+ * The entry model (backend=ftrace) counts an attempt as a success when it
+ * starts and takes it back when a later hook shows it retried, maybe on
+ * another CPU: one CPU's value can go below zero, the sum cannot.
+ */
+static __always_inline void rs_dec(enum rs_counter i)
+{
+	this_cpu_dec(rs_stats.c[i]);
+}
+
 static __always_inline void rs_add(enum rs_counter i, u64 v)
 {
 	this_cpu_add(rs_stats.c[i], v);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts/guest/bench.sh KO REPS (in the guest): minor-fault rate with no
-# probes, with retryscope.ko on each backend (kprobe: kprobes/kretprobes;
-# fprobe), and with the same counting in bpftrace.
+# probes, with retryscope.ko in its default entry model (entry: ftrace_ops
+# entry hooks) and in the return model on each backend (fprobe; kprobe:
+# kprobes/kretprobes), and with the same counting in bpftrace.
 # Writes /out/bench.txt: "kind config rep faults_per_s".
 set -u
 ko=$1 reps=$2
@@ -28,21 +29,16 @@ fi
 one() { # one KIND CONFIG REP
 	case $2 in
 	none) run "$1" none "$3" ;;
-	kprobe | fprobe)
-		if insmod "$ko" backend="$2"; then
+	entry | kprobe | fprobe)
+		# entry: the default (backend=auto), as a user loads it
+		be=backend=$2
+		[ "$2" = entry ] && be=
+		# shellcheck disable=SC2086 # $be is empty or one parameter
+		if insmod "$ko" $be; then
 			run "$1" "$2" "$3"
 			rmmod retryscope
 		else
-			echo "insmod backend=$2 failed" >>/out/module.err
-		fi
-		;;
-	fprobe-lean)
-		# no probe on lock_vma_under_rcu: one return probe per fault
-		if insmod "$ko" backend=fprobe skip=lock_vma_under_rcu; then
-			run "$1" "$2" "$3"
-			rmmod retryscope
-		else
-			echo "insmod backend=fprobe skip=lock_vma_under_rcu failed" >>/out/module.err
+			echo "insmod ${be:-(default)} failed" >>/out/module.err
 		fi
 		;;
 	bpftrace)
@@ -68,11 +64,11 @@ for kind in anon file; do
 	r=1
 	while [ "$r" -le "$reps" ]; do
 		case $((r % 5)) in
-		1) order="none kprobe fprobe fprobe-lean bpftrace" ;;
-		2) order="kprobe fprobe fprobe-lean bpftrace none" ;;
-		3) order="fprobe fprobe-lean bpftrace none kprobe" ;;
-		4) order="fprobe-lean bpftrace none kprobe fprobe" ;;
-		0) order="bpftrace none kprobe fprobe fprobe-lean" ;;
+		1) order="none entry fprobe kprobe bpftrace" ;;
+		2) order="entry fprobe kprobe bpftrace none" ;;
+		3) order="fprobe kprobe bpftrace none entry" ;;
+		4) order="kprobe bpftrace none entry fprobe" ;;
+		0) order="bpftrace none entry fprobe kprobe" ;;
 		esac
 		for c in $order; do
 			one "$kind" "$c" "$r"

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The entry model (backend=auto and backend=ftrace): every outcome is read
+ * from the hook that comes next on the same task, never from a return
+ * value of the fault path's hot functions.
+ *
+ * A return probe is what makes counting expensive: in the lab (TCG) an
+ * empty fprobe with an exit handler on handle_mm_fault() costs 8% of the
+ * minor-fault rate, an empty entry-only ftrace_ops 1%.  So this model hooks
+ * only the entries of lock_vma_under_rcu(), handle_mm_fault() and
+ * lock_mm_and_find_vma(), and keeps return probes on filemap_fault() and
+ * do_swap_page(), which run on file and swap faults only.  An attempt is
+ * counted as complete when it starts (vma_lock_success, attempts_N); when
+ * a later hook shows that it returned VM_FAULT_RETRY, its counts move:
+ *
+ *   filemap_fault() / do_swap_page() returned VM_FAULT_RETRY
+ *       -> a file / swap I/O retry
+ *   lock_mm_and_find_vma() on the same page, in the same user/kernel mode,
+ *   with no lock_vma_under_rcu() since the attempt
+ *       -> another retry (anon_vma prepare, userfaultfd, no ->map_pages, ...)
+ *   handle_mm_fault() on the same page with FAULT_FLAG_TRIED
+ *       -> another retry (get_user_pages() retries without the arch handler)
+ *   lock_mm_and_find_vma() in user mode after lock_vma_under_rcu() with no
+ *   handle_mm_fault() between
+ *       -> lock_vma_under_rcu() returned NULL: a VMA-lock abort
+ *
+ * What it cannot see, listed in docs/counters.md: a retry other than file
+ * or swap I/O that is then abandoned on a signal counts as a completed
+ * attempt; a major fault whose VM_FAULT_MAJOR comes from a ->fault other
+ * than filemap_fault() (shmem swap-in, hugetlb) is not counted; aborts of
+ * lock_vma_under_rcu() outside the fault path (madvise, userfaultfd) are
+ * not counted.  backend=fprobe and backend=kprobe use return probes and
+ * see all of these, at about four times the cost.
+ *
+ * Callers have checked the filter and run with preemption disabled.
+ */
+#include <linux/mm.h>
+#include <linux/ptrace.h>
+
+#include "cause.h"
+#include "entry_model.h"
+#include "features.h"
+#include "stats.h"
+#include "trace.h"
+
+static enum rs_counter rs_attempt_bucket(unsigned int n)
+{
+	return n <= 1 ? RS_attempts_1 : n == 2 ? RS_attempts_2 :
+	       n == 3 ? RS_attempts_3 : RS_attempts_4plus;
+}
+
+static unsigned int rs_vm_fault_bit(vm_fault_t bit)
+{
+	return (__force unsigned int)bit;
+}
+
+/* A new fault begins; a retry left pending by the last one was abandoned. */
+static void rs_em_new_fault(struct rs_task_state *ts)
+{
+	if (rs_state_is_retry(ts)) {
+		rs_inc(RS_faults_abandoned);
+		if (ts->flags & RS_TF_MAJOR)
+			rs_dec(RS_major_faults);
+	}
+	ts->flags = 0;
+	ts->attempt = 0;
+}
+
+/*
+ * The pending attempt in @ts returned VM_FAULT_RETRY: it was counted as a
+ * success, count it as a retry.  @flags are the fault flags known for it,
+ * @ret its return bits (only VM_FAULT_RETRY when inferred).
+ */
+static void rs_em_retried(struct rs_task_state *ts, enum rs_state state,
+			  unsigned long address, unsigned int flags,
+			  unsigned int ret)
+{
+	enum rs_cause cause;
+
+	if (ts->flags & RS_TF_VMA) {
+		rs_dec(RS_vma_lock_success);
+		rs_inc(RS_vma_lock_retry);
+	}
+	if (ts->flags & RS_TF_USER)
+		rs_dec(rs_attempt_bucket(ts->attempt));
+	rs_inc(RS_fault_retry);
+	if (state == RS_ST_RETRY_FILE_IO) {
+		cause = RS_CAUSE_FILE_IO;
+		rs_inc(RS_fault_retry_file_io);
+	} else if (state == RS_ST_RETRY_SWAP_IO) {
+		cause = RS_CAUSE_SWAP_IO;
+		rs_inc(RS_fault_retry_swap_io);
+	} else {
+		cause = RS_CAUSE_OTHER_RETRY;
+		rs_inc(RS_fault_retry_other);
+	}
+	ts->state = state;
+	trace_retryscope_fault_retry(address, cause, flags, ret, ts->attempt,
+				     ret & RS_VM_FAULT_RETRY_VMA_BITS);
+}
+
+/* The fault flags an inferred retry's trace event can name. */
+static unsigned int rs_em_known_flags(const struct rs_task_state *ts)
+{
+	return (ts->flags & RS_TF_VMA ? RS_FAULT_FLAG_VMA_LOCK : 0) |
+	       (ts->flags & RS_TF_USER ? FAULT_FLAG_USER : 0);
+}
+
+void rs_em_lock_vma(unsigned long address)
+{
+	struct rs_task_state ts;
+
+	rs_state_get(&ts, address);
+	if (!rs_state_same_page(&ts, address)) {
+		rs_em_new_fault(&ts);
+		ts.state = RS_ST_NONE;
+		ts.tag = address >> PAGE_SHIFT;
+	}
+	ts.flags |= RS_TF_LOCK_VMA;
+	rs_state_set(&ts);
+}
+
+void rs_em_handle_mm_fault(unsigned long address, unsigned int flags)
+{
+	struct rs_task_state ts;
+	unsigned int n;
+	bool same;
+
+	rs_state_get(&ts, address);
+	same = rs_state_same_fault(&ts, address) &&
+	       (rs_state_is_retry(&ts) || ts.state == RS_ST_MMAP_LOCKED ||
+		(flags & FAULT_FLAG_TRIED));
+	if (same && ts.state == RS_ST_IN_FAULT)
+		rs_em_retried(&ts, RS_ST_RETRY_OTHER, address,
+			      rs_em_known_flags(&ts),
+			      rs_vm_fault_bit(VM_FAULT_RETRY));
+	if (same) {
+		n = ts.attempt + 1;
+		if ((flags & RS_FAULT_FLAG_VMA_LOCK) && rs_state_is_retry(&ts)) {
+			/* The retry came back to the VMA lock (the series). */
+			enum rs_cause cause = rs_state_fallback_cause(&ts, address);
+
+			rs_inc(RS_retry_kept_vma_lock);
+			if (cause == RS_CAUSE_FILE_IO)
+				rs_inc(RS_retry_kept_after_file_io);
+			else if (cause == RS_CAUSE_SWAP_IO)
+				rs_inc(RS_retry_kept_after_swap_io);
+			else
+				rs_inc(RS_retry_kept_after_other_retry);
+			trace_retryscope_retry_kept(address, cause, ts.attempt);
+		}
+	} else {
+		rs_em_new_fault(&ts);
+		n = 1;
+		if (flags & FAULT_FLAG_USER)
+			rs_inc(RS_user_faults);
+	}
+	if (flags & FAULT_FLAG_USER) {
+		rs_inc(rs_attempt_bucket(n));
+		rs_note_attempts(n);
+	}
+	if (flags & RS_FAULT_FLAG_VMA_LOCK)
+		rs_inc(RS_vma_lock_success);
+	/* mm_account_fault(): a fault that was retried is a major fault. */
+	if ((flags & FAULT_FLAG_TRIED) && !(ts.flags & RS_TF_MAJOR)) {
+		rs_inc(RS_major_faults);
+		ts.flags |= RS_TF_MAJOR;
+	}
+	ts.flags = (ts.flags & RS_TF_MAJOR) |
+		   (flags & RS_FAULT_FLAG_VMA_LOCK ? RS_TF_VMA : 0) |
+		   (flags & FAULT_FLAG_USER ? RS_TF_USER : 0);
+	ts.state = RS_ST_IN_FAULT;
+	ts.attempt = n;
+	ts.tag = address >> PAGE_SHIFT;
+	rs_state_set(&ts);
+}
+
+void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
+{
+	bool user = regs && user_mode(regs);
+	struct rs_task_state ts;
+	enum rs_cause cause;
+
+	rs_state_get(&ts, address);
+	rs_inc(RS_mmap_lock_fallback);
+	if (user && rs_state_same_page(&ts, address) &&
+	    (ts.flags & RS_TF_LOCK_VMA)) {
+		/* lock_vma_under_rcu() ran, handle_mm_fault() did not. */
+		rs_inc(RS_vma_lock_abort);
+		rs_inc(RS_fallback_vma_abort);
+		cause = RS_CAUSE_VMA_ABORT;
+		if (!rs_state_is_retry(&ts))
+			rs_em_new_fault(&ts);
+	} else if (rs_state_same_fault(&ts, address) &&
+		   rs_state_is_retry(&ts)) {
+		cause = rs_state_fallback_cause(&ts, address);
+		rs_inc(cause == RS_CAUSE_FILE_IO ? RS_fallback_after_file_io :
+		       cause == RS_CAUSE_SWAP_IO ? RS_fallback_after_swap_io :
+		       RS_fallback_after_other_retry);
+	} else if (rs_state_same_fault(&ts, address) &&
+		   ts.state == RS_ST_IN_FAULT &&
+		   !(ts.flags & RS_TF_LOCK_VMA) &&
+		   !!(ts.flags & RS_TF_USER) == user) {
+		/* The attempt returned VM_FAULT_RETRY for no I/O we probe. */
+		rs_em_retried(&ts, RS_ST_RETRY_OTHER, address,
+			      rs_em_known_flags(&ts),
+			      rs_vm_fault_bit(VM_FAULT_RETRY));
+		cause = RS_CAUSE_OTHER_RETRY;
+		rs_inc(RS_fallback_after_other_retry);
+	} else {
+		rs_em_new_fault(&ts);
+		cause = RS_CAUSE_NO_VMA_LOCK;
+		rs_inc(RS_fallback_no_vma_lock);
+	}
+	trace_retryscope_mmap_fallback(address, cause, ts.attempt);
+	ts.state = RS_ST_MMAP_LOCKED;
+	ts.flags &= RS_TF_MAJOR;
+	ts.tag = address >> PAGE_SHIFT;
+	rs_state_set(&ts);
+}
+
+void rs_em_io_return(unsigned long address, unsigned int vmf_flags,
+		     unsigned int ret, enum rs_state retry_state)
+{
+	struct rs_task_state ts;
+
+	rs_state_get(&ts, address);
+	if (!ts.mine)
+		return;
+	if (ret & rs_vm_fault_bit(VM_FAULT_RETRY)) {
+		if (ts.state == RS_ST_IN_FAULT &&
+		    rs_state_same_page(&ts, address))
+			rs_em_retried(&ts, retry_state, address, vmf_flags, ret);
+		else
+			ts.state = retry_state;
+		rs_state_set(&ts);
+	} else if ((ret & rs_vm_fault_bit(VM_FAULT_MAJOR)) &&
+		   !(ret & rs_vm_fault_bit(VM_FAULT_ERROR)) &&
+		   ts.state == RS_ST_IN_FAULT && !(ts.flags & RS_TF_MAJOR)) {
+		rs_inc(RS_major_faults);
+		ts.flags |= RS_TF_MAJOR;
+		rs_state_set(&ts);
+	}
+}
