@@ -40,6 +40,11 @@ enum rs_state {
 	RS_ST_RETRY_SWAP_IO,	/* retry wanted after swap I/O */
 	RS_ST_RETRY_OTHER,	/* retry wanted, other reason */
 	RS_ST_MMAP_LOCKED,	/* in the mmap_lock path of the arch handler */
+	/*
+	 * Entry model: the mmap_lock path again on the page of an mmap_lock
+	 * attempt, its retry or a new fault (handle_mm_fault() will tell).
+	 */
+	RS_ST_MMAP_AGAIN,
 };
 
 /*

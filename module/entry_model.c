@@ -111,7 +111,8 @@ void rs_em_lock_vma(unsigned long address)
 	struct rs_task_state ts;
 
 	rs_state_get(&ts, address);
-	if (!rs_state_same_page(&ts, address)) {
+	/* Only a retry comes back here (the series); else a new fault starts. */
+	if (!rs_state_same_page(&ts, address) || !rs_state_is_retry(&ts)) {
 		rs_em_new_fault(&ts);
 		ts.state = RS_ST_NONE;
 		ts.tag = address >> PAGE_SHIFT;
@@ -127,6 +128,20 @@ void rs_em_handle_mm_fault(unsigned long address, unsigned int flags)
 	bool same;
 
 	rs_state_get(&ts, address);
+	if (rs_state_same_fault(&ts, address) && ts.state == RS_ST_MMAP_AGAIN) {
+		if (flags & FAULT_FLAG_TRIED) {
+			/*
+			 * The mmap_lock attempt before had returned
+			 * VM_FAULT_RETRY: every arch handler sets
+			 * FAULT_FLAG_TRIED before it retries under mmap_lock.
+			 */
+			rs_dec(RS_fallback_no_vma_lock);
+			rs_inc(RS_fallback_after_other_retry);
+			ts.state = RS_ST_IN_FAULT;
+		} else {
+			ts.state = RS_ST_NONE;
+		}
+	}
 	same = rs_state_same_fault(&ts, address) &&
 	       (rs_state_is_retry(&ts) || ts.state == RS_ST_MMAP_LOCKED ||
 		(flags & FAULT_FLAG_TRIED));
@@ -177,6 +192,7 @@ void rs_em_handle_mm_fault(unsigned long address, unsigned int flags)
 
 void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
 {
+	enum rs_state next = RS_ST_MMAP_LOCKED;
 	bool user = regs && user_mode(regs);
 	struct rs_task_state ts;
 	enum rs_cause cause;
@@ -197,24 +213,43 @@ void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
 		rs_inc(cause == RS_CAUSE_FILE_IO ? RS_fallback_after_file_io :
 		       cause == RS_CAUSE_SWAP_IO ? RS_fallback_after_swap_io :
 		       RS_fallback_after_other_retry);
-	} else if (rs_state_same_fault(&ts, address) &&
-		   ts.state == RS_ST_IN_FAULT &&
-		   !(ts.flags & RS_TF_LOCK_VMA) &&
-		   !!(ts.flags & RS_TF_USER) == user) {
-		/* The attempt returned VM_FAULT_RETRY for no I/O we probe. */
+	} else if (user && rs_state_same_fault(&ts, address) &&
+		   ts.state == RS_ST_IN_FAULT && (ts.flags & RS_TF_VMA) &&
+		   !(ts.flags & RS_TF_LOCK_VMA)) {
+		/*
+		 * A user fault's attempt under the VMA lock, then mmap_lock
+		 * with no lock_vma_under_rcu() between (a new user fault
+		 * calls it first): the attempt returned VM_FAULT_RETRY for
+		 * no I/O we probe.
+		 */
 		rs_em_retried(&ts, RS_ST_RETRY_OTHER, address,
 			      rs_em_known_flags(&ts),
 			      rs_vm_fault_bit(VM_FAULT_RETRY));
 		cause = RS_CAUSE_OTHER_RETRY;
 		rs_inc(RS_fallback_after_other_retry);
+	} else if (rs_state_same_fault(&ts, address) &&
+		   ts.state == RS_ST_IN_FAULT && !(ts.flags & RS_TF_VMA) &&
+		   !!(ts.flags & RS_TF_USER) == user) {
+		/*
+		 * After an attempt under mmap_lock on this page: its retry,
+		 * or a new fault on the same page (kernel mode, or no VMA
+		 * lock in this kernel).  Counted as a new one until
+		 * handle_mm_fault() shows FAULT_FLAG_TRIED; its trace event
+		 * says no_vma_lock either way.
+		 */
+		cause = RS_CAUSE_NO_VMA_LOCK;
+		rs_inc(RS_fallback_no_vma_lock);
+		next = RS_ST_MMAP_AGAIN;
 	} else {
 		rs_em_new_fault(&ts);
 		cause = RS_CAUSE_NO_VMA_LOCK;
 		rs_inc(RS_fallback_no_vma_lock);
 	}
 	trace_retryscope_mmap_fallback(address, cause, ts.attempt);
-	ts.state = RS_ST_MMAP_LOCKED;
-	ts.flags &= RS_TF_MAJOR;
+	ts.state = next;
+	/* MMAP_AGAIN keeps the attempt's flags for rs_em_retried(). */
+	if (next == RS_ST_MMAP_LOCKED)
+		ts.flags &= RS_TF_MAJOR;
 	ts.tag = address >> PAGE_SHIFT;
 	rs_state_set(&ts);
 }

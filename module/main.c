@@ -16,7 +16,8 @@
  *                   ftrace fail to load where they are not available)
  *   skip=SYM[,SYM]  leave these probes off to cut the cost per fault
  *                   (lock_vma_under_rcu, filemap_fault, do_swap_page,
- *                   lock_mm_and_find_vma); their counters then stay 0
+ *                   shmem_fault, lock_mm_and_find_vma); their counters
+ *                   then stay 0
  *   maxactive=N     kretprobe instances per probe (default 64 per CPU):
  *                   filemap_fault and do_swap_page sleep on I/O, so every
  *                   sleeping thread holds one; misses show as nmissed.
@@ -124,7 +125,7 @@ static int __init rs_check_params(void)
 
 static int __init rs_init(void)
 {
-	unsigned int probes, tps;
+	unsigned int probes, wanted, tps;
 	int err;
 
 	err = rs_check_params();
@@ -142,7 +143,7 @@ static int __init rs_init(void)
 		pr_err("retryscope: cannot create debugfs directory (%d)\n", err);
 		return err;
 	}
-	err = rs_probes_attach(rs_backend, skip, maxactive, &probes);
+	err = rs_probes_attach(rs_backend, skip, maxactive, &probes, &wanted);
 	if (err) {
 		pr_err("retryscope: no probe could be attached (%d): not loading\n",
 		       err);
@@ -151,11 +152,11 @@ static int __init rs_init(void)
 	}
 	rs_lockwait_attach(&tps);
 
-	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/5 probes, %u/2 mmap_lock tracepoints attached, backend %s (%s, %s model), maxactive %d\n",
+	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/%u probes, %u/2 mmap_lock tracepoints attached, backend %s (%s, %s model), maxactive %d\n",
 		RS_HAVE_PER_VMA_LOCK ? "yes" : "no",
 		RS_VM_FAULT_RETRY_VMA_BITS ? "yes" : "no",
 		IS_ENABLED(CONFIG_PER_VMA_LOCK_STATS) ? "yes" : "no",
-		probes, tps, rs_backend_names[rs_backend], rs_probes_backend(),
+		probes, wanted, tps, rs_backend_names[rs_backend], rs_probes_backend(),
 		rs_probes_model(),
 		maxactive);
 	if (!RS_HAVE_PER_VMA_LOCK)

@@ -6,6 +6,7 @@
  *   handle_mm_fault       entry: flags, address; ret: VM_FAULT_* of one attempt
  *   filemap_fault         entry: vmf->flags; ret: RETRY / RETRY_VMA / MAJOR
  *   do_swap_page          the same for swap-in
+ *   shmem_fault           entry model only: ret: RETRY / MAJOR (shmem swap-in)
  *   lock_mm_and_find_vma  entry: the arch handler falls back to mmap_lock
  *
  * Two models.  The entry model (backend=auto or ftrace, entry_model.c) hooks
@@ -40,6 +41,7 @@ enum rs_probe_id {
 	RS_P_HANDLE_MM_FAULT,
 	RS_P_FILEMAP_FAULT,
 	RS_P_DO_SWAP_PAGE,
+	RS_P_SHMEM_FAULT,
 	RS_P_LOCK_MM,
 	RS_NR_PROBES
 };
@@ -307,6 +309,35 @@ static __always_inline void rs_swap_exit(void *data, unsigned long retval)
 	rs_vmf_ret_count(retval, data, RS_swap_fault_retry, RS_ST_RETRY_SWAP_IO);
 }
 
+/*
+ * shmem_fault(vmf), for the entry model alone: the return model reads
+ * VM_FAULT_MAJOR from handle_mm_fault(); the entry model needs it from
+ * the ->fault that sets it, and shmem sets it when it reads a folio back
+ * from swap (tmpfs, memfd, shared anonymous memory).  A VM_FAULT_RETRY
+ * (waiting for a hole punch) is an "other" retry.
+ */
+static __always_inline int rs_shmem_enter(void *data, unsigned long arg0,
+					  unsigned long unused1,
+					  unsigned long unused2)
+{
+	struct vm_fault *vmf = (struct vm_fault *)arg0;
+	struct rs_vmf_data *d = data;
+
+	if (!rs_filter_match())
+		return 1;
+	rs_hit(RS_P_SHMEM_FAULT);
+	d->address = vmf->address;
+	d->flags = READ_ONCE(vmf->flags);
+	return 0;
+}
+
+static __always_inline void rs_shmem_exit(void *data, unsigned long retval)
+{
+	struct rs_vmf_data *d = data;
+
+	rs_em_io_return(d->address, d->flags, retval, RS_ST_RETRY_OTHER);
+}
+
 /* --- lock_mm_and_find_vma(mm, address, regs) ---------------------------- */
 
 static __always_inline int rs_lock_mm_enter(void *data, unsigned long mm,
@@ -419,9 +450,6 @@ static void notrace name##_ft(unsigned long ip, unsigned long parent_ip,\
 RS_FTRACE_ENTRY(rs_emh_lock_vma, RS_P_LOCK_VMA)
 RS_FTRACE_ENTRY(rs_emh_hmf, RS_P_HANDLE_MM_FAULT)
 RS_FTRACE_ENTRY(rs_emh_lock_mm, RS_P_LOCK_MM)
-#define RS_IF_FTRACE(...) __VA_ARGS__
-#else
-#define RS_IF_FTRACE(...)
 #endif
 
 /* --- the return model's two backends ------------------------------------ */
@@ -450,6 +478,7 @@ RS_KRETPROBE_WRAPPERS(rs_lock_vma)
 RS_KRETPROBE_WRAPPERS(rs_hmf)
 RS_KRETPROBE_WRAPPERS(rs_filemap)
 RS_KRETPROBE_WRAPPERS(rs_swap)
+RS_KRETPROBE_WRAPPERS(rs_shmem)
 
 static int rs_lock_mm_kp_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -483,6 +512,7 @@ RS_FPROBE_WRAPPERS(rs_lock_vma)
 RS_FPROBE_WRAPPERS(rs_hmf)
 RS_FPROBE_WRAPPERS(rs_filemap)
 RS_FPROBE_WRAPPERS(rs_swap)
+RS_FPROBE_WRAPPERS(rs_shmem)
 RS_FPROBE_ENTRY(rs_lock_mm)
 
 /* Its argument (a .fp initializer) only where struct rs_probe has .fp. */
@@ -501,6 +531,7 @@ struct rs_probe {
 	bool ret;		/* the return model needs the return value */
 	bool entry_hook;	/* the entry model hooks its entry alone */
 	bool entry_only;	/* attached as an entry hook (.ekp or .ops) */
+	bool entry_model_only;	/* the return model does not need it */
 	enum rs_backend on;	/* what it is attached with */
 	int err;		/* 0: attached; -errno: why not */
 	int fallback_err;	/* why the first choice was not used */
@@ -514,21 +545,22 @@ struct rs_probe {
 #endif
 };
 
+/* The entry model's entry hook on @sym (its ftrace_ops is set up at attach). */
 #define RS_ENTRY_HOOK(sym, name)					\
 	.entry_hook = true,						\
-	.ekp = { .symbol_name = #sym, .pre_handler = name##_kp },	\
-	RS_IF_FTRACE(.ops = { .func = name##_ft,			\
-			      .flags = FTRACE_OPS_FL_RECURSION },)
+	.ekp = { .symbol_name = #sym, .pre_handler = name##_kp },
+
+#define RS_ENTRY_MODEL_ONLY .entry_model_only = true,
 
 #define RS_RET_PROBE(sym, is_core, name, type, ...)			\
 	{ .symbol = #sym, .core = is_core, .ret = true,			\
 	  .krp = { .kp.symbol_name = #sym,				\
 		   .entry_handler = name##_krp_entry,			\
 		   .handler = name##_krp_ret, .data_size = sizeof(type) },\
+	  __VA_ARGS__							\
 	  RS_IF_FPROBE(.fp = { .entry_handler = name##_fp_entry,	\
 			       .exit_handler = name##_fp_exit,		\
-			       .entry_data_size = sizeof(type) },)	\
-	  __VA_ARGS__ }
+			       .entry_data_size = sizeof(type) }) }
 
 static struct rs_probe rs_probes[RS_NR_PROBES] = {
 	[RS_P_LOCK_VMA] = RS_RET_PROBE(lock_vma_under_rcu, false, rs_lock_vma,
@@ -543,12 +575,24 @@ static struct rs_probe rs_probes[RS_NR_PROBES] = {
 					    struct rs_vmf_data),
 	[RS_P_DO_SWAP_PAGE] = RS_RET_PROBE(do_swap_page, false, rs_swap,
 					   struct rs_vmf_data),
+	[RS_P_SHMEM_FAULT] = RS_RET_PROBE(shmem_fault, false, rs_shmem,
+					  struct rs_vmf_data,
+					  RS_ENTRY_MODEL_ONLY),
 	[RS_P_LOCK_MM] = { .symbol = "lock_mm_and_find_vma", .core = false,
 			   .krp.kp = { .symbol_name = "lock_mm_and_find_vma",
 				       .pre_handler = rs_lock_mm_kp_pre },
-			   RS_IF_FPROBE(.fp = { .entry_handler = rs_lock_mm_fp_entry },)
-			   RS_ENTRY_HOOK(lock_mm_and_find_vma, rs_emh_lock_mm) },
+			   RS_ENTRY_HOOK(lock_mm_and_find_vma, rs_emh_lock_mm)
+			   RS_IF_FPROBE(.fp = { .entry_handler = rs_lock_mm_fp_entry }) },
 };
+
+#ifdef RS_HAVE_FTRACE_ARGS
+/* The ftrace_ops callbacks of the entry hooks, by probe. */
+static const ftrace_func_t rs_ftrace_entry[RS_NR_PROBES] = {
+	[RS_P_LOCK_VMA] = rs_emh_lock_vma_ft,
+	[RS_P_HANDLE_MM_FAULT] = rs_emh_hmf_ft,
+	[RS_P_LOCK_MM] = rs_emh_lock_mm_ft,
+};
+#endif
 
 static const char *rs_probe_why(int err)
 {
@@ -567,8 +611,10 @@ static const char *rs_probe_why(int err)
 		return "not attempted (this kernel lacks the feature)";
 	case -ECANCELED:
 		return "left off (skip= parameter)";
+	case -EALREADY:
+		return "not used by the return model (handle_mm_fault returns MAJOR)";
 	case -EOPNOTSUPP:
-		return "not built in (the Kbuild compile test found no ftrace_regs fprobe or ftrace argument access)";
+		return "not built in (no ftrace_regs fprobe or ftrace argument access)";
 	default:
 		return "failed";
 	}
@@ -588,14 +634,23 @@ static const char *rs_probe_type(const struct rs_probe *p)
 	}
 }
 
+/* Decided at build time by the Kbuild compile tests (module/conftest/). */
 bool rs_fprobe_available(void)
 {
-	return IS_ENABLED(RS_HAVE_FPROBE_FREGS);
+#ifdef RS_HAVE_FPROBE_FREGS
+	return true;
+#else
+	return false;
+#endif
 }
 
 bool rs_ftrace_available(void)
 {
-	return IS_ENABLED(RS_HAVE_FTRACE_ARGS);
+#ifdef RS_HAVE_FTRACE_ARGS
+	return true;
+#else
+	return false;
+#endif
 }
 
 static int rs_probe_attach_kprobe(struct rs_probe *p, int maxactive)
@@ -622,7 +677,7 @@ static int rs_probe_attach_fprobe(struct rs_probe *p)
  * its buffer as a glob and may write to it: give it a copy.  A symbol that
  * ftrace does not list (missing, inlined, notrace) fails with -EINVAL.
  */
-static int rs_probe_attach_ftrace(struct rs_probe *p)
+static int rs_probe_attach_ftrace(struct rs_probe *p, unsigned int id)
 {
 #ifdef RS_HAVE_FTRACE_ARGS
 	unsigned char sym[64];
@@ -631,6 +686,9 @@ static int rs_probe_attach_ftrace(struct rs_probe *p)
 
 	if (len < 0)
 		return -E2BIG;
+	/* FTRACE_OPS_FL_RECURSION: the callback takes ftrace's recursion guard. */
+	p->ops.func = rs_ftrace_entry[id];
+	p->ops.flags = FTRACE_OPS_FL_RECURSION;
 	err = ftrace_set_filter(&p->ops, sym, len, 1);
 	if (!err)
 		err = register_ftrace_function(&p->ops);
@@ -696,8 +754,8 @@ static bool rs_probe_skipped(const char *skip, const char *symbol)
  * allows its own mechanism alone (backend=ftrace: ftrace_ops for the entry
  * hooks, the cheapest that attaches for the two return probes).
  */
-static void rs_probe_attach(struct rs_probe *p, enum rs_backend_choice backend,
-			    int maxactive)
+static void rs_probe_attach(struct rs_probe *p, unsigned int id,
+			    enum rs_backend_choice backend, int maxactive)
 {
 	bool entry_model = backend == RS_BACKEND_AUTO ||
 			   backend == RS_BACKEND_FTRACE;
@@ -711,7 +769,7 @@ static void rs_probe_attach(struct rs_probe *p, enum rs_backend_choice backend,
 
 	err = -EOPNOTSUPP;
 	if (first == RS_BE_FTRACE)
-		err = rs_probe_attach_ftrace(p);
+		err = rs_probe_attach_ftrace(p, id);
 	else if (first == RS_BE_FPROBE)
 		err = rs_probe_attach_fprobe(p);
 	if (!err) {
@@ -730,11 +788,12 @@ static void rs_probe_attach(struct rs_probe *p, enum rs_backend_choice backend,
 }
 
 int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
-		     int maxactive, unsigned int *attached)
+		     int maxactive, unsigned int *attached, unsigned int *wanted)
 {
 	unsigned int i;
 
 	*attached = 0;
+	*wanted = 0;
 	rs_entry_model = backend == RS_BACKEND_AUTO ||
 			 backend == RS_BACKEND_FTRACE;
 	for (i = 0; i < RS_NR_PROBES; i++) {
@@ -743,6 +802,11 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 		p->on = RS_BE_NONE;
 		p->entry_only = false;
 		p->fallback_err = 0;
+		if (p->entry_model_only && !rs_entry_model) {
+			p->err = -EALREADY;
+			continue;
+		}
+		(*wanted)++;
 		if (i == RS_P_LOCK_VMA && !RS_HAVE_PER_VMA_LOCK) {
 			p->err = -ENODEV;
 			continue;
@@ -751,7 +815,7 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 			p->err = -ECANCELED;
 			continue;
 		}
-		rs_probe_attach(p, backend, maxactive);
+		rs_probe_attach(p, i, backend, maxactive);
 		if (p->on) {
 			(*attached)++;
 		} else if (p->core) {

@@ -15,7 +15,8 @@ bool rs_fprobe_available(void);
 bool rs_ftrace_available(void);
 int rs_probes_check_skip(const char *skip);
 int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
-		     int maxactive, unsigned int *attached);
+		     int maxactive, unsigned int *attached,
+		     unsigned int *wanted);
 void rs_probes_detach(void);
 const char *rs_probes_backend(void);
 const char *rs_probes_model(void);

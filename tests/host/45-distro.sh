@@ -27,7 +27,7 @@ grep -E '^warning: |toolchain symbols set' "$out/log" | sed 's/^/#   /'
 # cval NAME FILE: a counter's value in a stats snapshot (0 if absent)
 cval() { awk -v n="$1" '$1 == n { v = $2 } END { print v + 0 }' "$2" 2>/dev/null || echo 0; }
 
-feat=$(grep -o 'retryscope: per-VMA lock [a-z]*, VM_FAULT_RETRY_VMA [a-z]*, PER_VMA_LOCK_STATS [a-z]*; [0-9]/5 probes, [0-9]/2 mmap_lock tracepoints' "$g/dmesg" 2>/dev/null)
+feat=$(grep -o 'retryscope: per-VMA lock [a-z]*, VM_FAULT_RETRY_VMA [a-z]*, PER_VMA_LOCK_STATS [a-z]*; [0-9]/[0-9] probes, [0-9]/2 mmap_lock tracepoints' "$g/dmesg" 2>/dev/null)
 if [ -n "$feat" ]; then
 	ok "module loads; dmesg: ${feat#retryscope: }"
 else
@@ -45,7 +45,7 @@ core=(handle_mm_fault lock_mm_and_find_vma)
 [ "$vma" = no ] || core+=(lock_vma_under_rcu)
 off=()
 for s in "${core[@]}"; do
-	grep -qE "^$s (kretprobe|kprobe|fprobe) on " "$g/probes" 2>/dev/null || off+=("$s")
+	grep -qE "^$s (kretprobe|kprobe|fprobe|ftrace) on " "$g/probes" 2>/dev/null || off+=("$s")
 done
 if [ "${#off[@]}" = 0 ]; then
 	ok "probes on: ${core[*]} ($(grep -c ' on ' "$g/probes") of $(grep -vc '^#' "$g/probes") entries)"

@@ -99,7 +99,7 @@ want=no
 check "dmesg reports per-VMA lock yes, VM_FAULT_RETRY_VMA $want" \
 	grep -q "per-VMA lock yes, VM_FAULT_RETRY_VMA $want" "$out/dmesg"
 cp "$RS_DBG/probes" "$out/probes"
-for s in lock_vma_under_rcu handle_mm_fault filemap_fault do_swap_page lock_mm_and_find_vma \
+for s in lock_vma_under_rcu handle_mm_fault filemap_fault do_swap_page shmem_fault lock_mm_and_find_vma \
 	mmap_lock_start_locking mmap_lock_acquire_returned; do
 	check "probe $s attached" grep -q "^$s [a-z]* on " "$out/probes"
 done
@@ -142,8 +142,8 @@ check "probes: model entry" grep -q '^# model entry$' "$out/probes"
 for s in lock_vma_under_rcu handle_mm_fault lock_mm_and_find_vma; do
 	check "entry model: $s is an entry hook (ftrace or kprobe)" grep -Eq "^$s (ftrace|kprobe) on " "$out/probes"
 done
-# ... and keeps return probes on the two I/O paths.
-for s in filemap_fault do_swap_page; do
+# ... and keeps return probes on the I/O paths (shmem_fault: its VM_FAULT_MAJOR).
+for s in filemap_fault do_swap_page shmem_fault; do
 	check "entry model: $s has a return probe (fprobe or kretprobe)" grep -Eq "^$s (fprobe|kretprobe) on " "$out/probes"
 done
 count_checks "entry-${be:-auto}"
@@ -154,7 +154,7 @@ check "debugfs directory gone after rmmod" [ ! -e "$RS_DBG" ]
 if insmod "$ko" skip=lock_vma_under_rcu,do_swap_page; then
 	cp "$RS_DBG/probes" "$out/probes.skip"
 	check "skip=: lock_vma_under_rcu and do_swap_page are off, left off by skip=" \
-		sh -c "grep -q '^lock_vma_under_rcu [a-z]* off ' $out/probes.skip && grep -q '^do_swap_page [a-z]* off ' $out/probes.skip && [ \$(grep -c 'left off (skip= parameter)' $out/probes.skip) = 2 ]"
+		sh -c "grep -q '^lock_vma_under_rcu [a-z-]* off ' $out/probes.skip && grep -q '^do_swap_page [a-z-]* off ' $out/probes.skip && [ \$(grep -c 'left off (skip= parameter)' $out/probes.skip) = 2 ]"
 	check "skip=: handle_mm_fault stays on" grep -q '^handle_mm_fault [a-z]* on ' "$out/probes.skip"
 	check "rmmod retryscope (skip=)" rmmod retryscope
 else
@@ -175,6 +175,9 @@ for b in fprobe kprobe ftrace; do
 		esac
 		check "backend=$b: dmesg names it ($want model)" grep -q "backend $b ($want model)" "$out/dmesg.$b"
 		check "backend=$b: handle_mm_fault is a $hmf" grep -q "^handle_mm_fault $hmf on " "$out/probes.$b"
+		[ "$b" = ftrace ] ||
+			check "backend=$b: shmem_fault is off, not used by the return model" \
+				grep -q '^#   shmem_fault: not used by the return model' "$out/probes.$b"
 		# backend=ftrace counts as auto does on 7.3: its counts ran above
 		[ "$b" = ftrace ] || count_checks "$b"
 		check "rmmod retryscope (backend=$b)" rmmod retryscope
