@@ -426,9 +426,11 @@ RS_KPROBE_ENTRY(rs_emh_lock_mm)
 
 #ifdef RS_HAVE_FTRACE_ARGS
 /*
- * ...and as an ftrace_ops callback: the cheapest hook there is, a call from
- * the function's own trampoline.  FTRACE_OPS_FL_RECURSION: the callback
- * guards itself, and the guard disables preemption.
+ * ...and as an ftrace_ops callback: the cheapest hook there is, called
+ * straight from the function's ftrace trampoline.  The ops do not set
+ * FTRACE_OPS_FL_RECURSION (that flag asks ftrace to wrap the callback in
+ * its own recursion guard, ftrace_ops_assist_func()): the callback takes
+ * the guard itself, and the guard disables preemption.
  */
 #define RS_FTRACE_ENTRY(name, id)					\
 static void notrace name##_ft(unsigned long ip, unsigned long parent_ip,\
@@ -686,9 +688,7 @@ static int rs_probe_attach_ftrace(struct rs_probe *p, unsigned int id)
 
 	if (len < 0)
 		return -E2BIG;
-	/* FTRACE_OPS_FL_RECURSION: the callback takes ftrace's recursion guard. */
 	p->ops.func = rs_ftrace_entry[id];
-	p->ops.flags = FTRACE_OPS_FL_RECURSION;
 	err = ftrace_set_filter(&p->ops, sym, len, 1);
 	if (!err)
 		err = register_ftrace_function(&p->ops);

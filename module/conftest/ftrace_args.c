@@ -29,7 +29,6 @@ int rs_conftest(void)
 {
 	static struct ftrace_ops ops = {
 		.func = rs_ct_func,
-		.flags = FTRACE_OPS_FL_RECURSION,
 	};
 	unsigned char sym[] = "handle_mm_fault";
 
