@@ -22,6 +22,7 @@
 #define RS_STATE_SHIFT	28
 
 static u64 rs_slots[RS_NR_SLOTS];
+static u32 rs_slot_flt[RS_NR_SLOTS];
 static u64 rs_lock_start_ts[RS_NR_SLOTS];
 static u32 rs_lock_start_pid[RS_NR_SLOTS];
 
@@ -118,6 +119,28 @@ enum rs_cause rs_state_fallback_cause(const struct rs_task_state *ts,
 	default:
 		return RS_CAUSE_NO_VMA_LOCK;
 	}
+}
+
+/*
+ * The task's count of finished faults: mm_account_fault() adds one to
+ * maj_flt or min_flt for every handle_mm_fault() that returned neither
+ * VM_FAULT_RETRY nor an error, and nothing else in the kernel does.
+ */
+static inline u32 rs_task_flt(void)
+{
+	return (u32)(current->maj_flt + current->min_flt);
+}
+
+/* Entry model: note the count as an attempt starts (slot of @ts). */
+void rs_flt_mark(const struct rs_task_state *ts)
+{
+	WRITE_ONCE(rs_slot_flt[rs_slot(ts->pid)], rs_task_flt());
+}
+
+/* ...and whether it is the same now: the attempt did not finish. */
+bool rs_flt_unchanged(const struct rs_task_state *ts)
+{
+	return READ_ONCE(rs_slot_flt[rs_slot(ts->pid)]) == rs_task_flt();
 }
 
 void rs_lock_start_set(u64 now)

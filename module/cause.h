@@ -40,22 +40,17 @@ enum rs_state {
 	RS_ST_RETRY_SWAP_IO,	/* retry wanted after swap I/O */
 	RS_ST_RETRY_OTHER,	/* retry wanted, other reason */
 	RS_ST_MMAP_LOCKED,	/* in the mmap_lock path of the arch handler */
-	/*
-	 * Entry model: the mmap_lock path again on the page of an mmap_lock
-	 * attempt, its retry or a new fault (handle_mm_fault() will tell).
-	 */
-	RS_ST_MMAP_AGAIN,
 };
 
 /*
- * Flags, used by the entry model (backend=ftrace), which sees no return
- * value of handle_mm_fault() and lock_vma_under_rcu(): what the pending
- * attempt was, and whether lock_vma_under_rcu() was entered after it.
+ * Flags, used by the entry model (backend=auto, ftrace), which sees no
+ * return value of handle_mm_fault(): what the pending attempt was.
  */
 #define RS_TF_VMA	0x1	/* the pending attempt had FAULT_FLAG_VMA_LOCK */
 #define RS_TF_USER	0x2	/* ... and FAULT_FLAG_USER */
 #define RS_TF_MAJOR	0x4	/* this fault is already counted as major */
-#define RS_TF_LOCK_VMA	0x8	/* lock_vma_under_rcu() entered since */
+/* its retry had VM_FAULT_RETRY_VMA: the arch goes back to lock_vma_under_rcu() */
+#define RS_TF_RETRY_VMA	0x8
 
 struct rs_task_state {
 	u32 pid;
@@ -76,6 +71,8 @@ enum rs_cause rs_state_fallback_cause(const struct rs_task_state *ts,
 				      unsigned long address);
 
 /* mmap_lock wait start, per task, for the tracepoint probes. */
+void rs_flt_mark(const struct rs_task_state *ts);
+bool rs_flt_unchanged(const struct rs_task_state *ts);
 void rs_lock_start_set(u64 now);
 u64 rs_lock_start_take(void);
 

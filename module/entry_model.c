@@ -7,30 +7,34 @@
  * A return probe is what makes counting expensive: in the lab (TCG) an
  * empty fprobe with an exit handler on handle_mm_fault() costs 8% of the
  * minor-fault rate, an empty entry-only ftrace_ops 1%.  So this model hooks
- * only the entries of lock_vma_under_rcu(), handle_mm_fault() and
- * lock_mm_and_find_vma(), and keeps return probes on filemap_fault() and
- * do_swap_page(), which run on file and swap faults only.  An attempt is
- * counted as complete when it starts (vma_lock_success, attempts_N); when
- * a later hook shows that it returned VM_FAULT_RETRY, its counts move:
+ * only the entries of handle_mm_fault() and lock_mm_and_find_vma(), and
+ * keeps return probes on filemap_fault(), do_swap_page() and shmem_fault(),
+ * which run on file, swap and shmem faults only.  An attempt is counted as
+ * finished when it starts (vma_lock_success, attempts_N); when a later hook
+ * shows that it returned VM_FAULT_RETRY, its counts move:
  *
- *   filemap_fault() / do_swap_page() returned VM_FAULT_RETRY
- *       -> a file / swap I/O retry
- *   lock_mm_and_find_vma() on the same page, in the same user/kernel mode,
- *   with no lock_vma_under_rcu() since the attempt
+ *   filemap_fault() / do_swap_page() / shmem_fault() returned VM_FAULT_RETRY
+ *       -> a file / swap / other I/O retry
+ *   lock_mm_and_find_vma() on the same page while the task's finished-fault
+ *   count (maj_flt + min_flt, bumped by mm_account_fault() for every
+ *   attempt that neither retried nor failed) has not moved since the attempt
+ *   started
  *       -> another retry (anon_vma prepare, userfaultfd, no ->map_pages, ...)
  *   handle_mm_fault() on the same page with FAULT_FLAG_TRIED
  *       -> another retry (get_user_pages() retries without the arch handler)
- *   lock_mm_and_find_vma() in user mode after lock_vma_under_rcu() with no
- *   handle_mm_fault() between
- *       -> lock_vma_under_rcu() returned NULL: a VMA-lock abort
  *
- * What it cannot see, listed in docs/counters.md: a retry other than file
- * or swap I/O that is then abandoned on a signal counts as a completed
- * attempt; a major fault whose VM_FAULT_MAJOR comes from a ->fault other
- * than filemap_fault() (shmem swap-in, hugetlb) is not counted; aborts of
- * lock_vma_under_rcu() outside the fault path (madvise, userfaultfd) are
- * not counted.  backend=fprobe and backend=kprobe use return probes and
- * see all of these, at about four times the cost.
+ * and lock_mm_and_find_vma() in user mode that follows no retry is a
+ * VMA-lock abort: on a kernel with per-VMA locks every user fault tries
+ * lock_vma_under_rcu() first, so that call returned NULL (or, after a
+ * retry with VM_FAULT_RETRY_VMA, the series' second call did).
+ *
+ * What it cannot see, listed in docs/counters.md: aborts of
+ * lock_vma_under_rcu() outside the fault path (madvise, userfaultfd, ...);
+ * a major fault whose VM_FAULT_MAJOR comes from a ->fault other than the
+ * three probed (DAX); an attempt that failed (VM_FAULT_ERROR) followed by a
+ * fault on the same page looks like a retry.  backend=fprobe and
+ * backend=kprobe use return probes and see all of these, at several times
+ * the cost.
  *
  * Callers have checked the filter and run with preemption disabled.
  */
@@ -95,6 +99,8 @@ static void rs_em_retried(struct rs_task_state *ts, enum rs_state state,
 		rs_inc(RS_fault_retry_other);
 	}
 	ts->state = state;
+	if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
+		ts->flags |= RS_TF_RETRY_VMA;
 	trace_retryscope_fault_retry(address, cause, flags, ret, ts->attempt,
 				     ret & RS_VM_FAULT_RETRY_VMA_BITS);
 }
@@ -106,21 +112,6 @@ static unsigned int rs_em_known_flags(const struct rs_task_state *ts)
 	       (ts->flags & RS_TF_USER ? FAULT_FLAG_USER : 0);
 }
 
-void rs_em_lock_vma(unsigned long address)
-{
-	struct rs_task_state ts;
-
-	rs_state_get(&ts, address);
-	/* Only a retry comes back here (the series); else a new fault starts. */
-	if (!rs_state_same_page(&ts, address) || !rs_state_is_retry(&ts)) {
-		rs_em_new_fault(&ts);
-		ts.state = RS_ST_NONE;
-		ts.tag = address >> PAGE_SHIFT;
-	}
-	ts.flags |= RS_TF_LOCK_VMA;
-	rs_state_set(&ts);
-}
-
 void rs_em_handle_mm_fault(unsigned long address, unsigned int flags)
 {
 	struct rs_task_state ts;
@@ -128,20 +119,6 @@ void rs_em_handle_mm_fault(unsigned long address, unsigned int flags)
 	bool same;
 
 	rs_state_get(&ts, address);
-	if (rs_state_same_fault(&ts, address) && ts.state == RS_ST_MMAP_AGAIN) {
-		if (flags & FAULT_FLAG_TRIED) {
-			/*
-			 * The mmap_lock attempt before had returned
-			 * VM_FAULT_RETRY: every arch handler sets
-			 * FAULT_FLAG_TRIED before it retries under mmap_lock.
-			 */
-			rs_dec(RS_fallback_no_vma_lock);
-			rs_inc(RS_fallback_after_other_retry);
-			ts.state = RS_ST_IN_FAULT;
-		} else {
-			ts.state = RS_ST_NONE;
-		}
-	}
 	same = rs_state_same_fault(&ts, address) &&
 	       (rs_state_is_retry(&ts) || ts.state == RS_ST_MMAP_LOCKED ||
 		(flags & FAULT_FLAG_TRIED));
@@ -188,68 +165,51 @@ void rs_em_handle_mm_fault(unsigned long address, unsigned int flags)
 	ts.attempt = n;
 	ts.tag = address >> PAGE_SHIFT;
 	rs_state_set(&ts);
+	rs_flt_mark(&ts);
 }
 
 void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
 {
-	enum rs_state next = RS_ST_MMAP_LOCKED;
 	bool user = regs && user_mode(regs);
 	struct rs_task_state ts;
 	enum rs_cause cause;
+	bool pending;
 
 	rs_state_get(&ts, address);
 	rs_inc(RS_mmap_lock_fallback);
-	if (user && rs_state_same_page(&ts, address) &&
-	    (ts.flags & RS_TF_LOCK_VMA)) {
-		/* lock_vma_under_rcu() ran, handle_mm_fault() did not. */
-		rs_inc(RS_vma_lock_abort);
-		rs_inc(RS_fallback_vma_abort);
-		cause = RS_CAUSE_VMA_ABORT;
-		if (!rs_state_is_retry(&ts))
-			rs_em_new_fault(&ts);
-	} else if (rs_state_same_fault(&ts, address) &&
-		   rs_state_is_retry(&ts)) {
+	pending = rs_state_same_fault(&ts, address);
+	if (pending && rs_state_is_retry(&ts) &&
+	    !(ts.flags & RS_TF_RETRY_VMA)) {
 		cause = rs_state_fallback_cause(&ts, address);
 		rs_inc(cause == RS_CAUSE_FILE_IO ? RS_fallback_after_file_io :
 		       cause == RS_CAUSE_SWAP_IO ? RS_fallback_after_swap_io :
 		       RS_fallback_after_other_retry);
-	} else if (user && rs_state_same_fault(&ts, address) &&
-		   ts.state == RS_ST_IN_FAULT && (ts.flags & RS_TF_VMA) &&
-		   !(ts.flags & RS_TF_LOCK_VMA)) {
-		/*
-		 * A user fault's attempt under the VMA lock, then mmap_lock
-		 * with no lock_vma_under_rcu() between (a new user fault
-		 * calls it first): the attempt returned VM_FAULT_RETRY for
-		 * no I/O we probe.
-		 */
+	} else if (pending && ts.state == RS_ST_IN_FAULT &&
+		   rs_flt_unchanged(&ts)) {
+		/* The attempt did not finish: VM_FAULT_RETRY, no I/O we probe. */
 		rs_em_retried(&ts, RS_ST_RETRY_OTHER, address,
 			      rs_em_known_flags(&ts),
 			      rs_vm_fault_bit(VM_FAULT_RETRY));
 		cause = RS_CAUSE_OTHER_RETRY;
 		rs_inc(RS_fallback_after_other_retry);
-	} else if (rs_state_same_fault(&ts, address) &&
-		   ts.state == RS_ST_IN_FAULT && !(ts.flags & RS_TF_VMA) &&
-		   !!(ts.flags & RS_TF_USER) == user) {
+	} else if (user && RS_HAVE_PER_VMA_LOCK) {
 		/*
-		 * After an attempt under mmap_lock on this page: its retry,
-		 * or a new fault on the same page (kernel mode, or no VMA
-		 * lock in this kernel).  Counted as a new one until
-		 * handle_mm_fault() shows FAULT_FLAG_TRIED; its trace event
-		 * says no_vma_lock either way.
+		 * lock_vma_under_rcu() returned NULL: for a new user fault,
+		 * or for the series' retry of a pending one (RETRY_VMA).
 		 */
-		cause = RS_CAUSE_NO_VMA_LOCK;
-		rs_inc(RS_fallback_no_vma_lock);
-		next = RS_ST_MMAP_AGAIN;
+		if (!(pending && rs_state_is_retry(&ts)))
+			rs_em_new_fault(&ts);
+		rs_inc(RS_vma_lock_abort);
+		rs_inc(RS_fallback_vma_abort);
+		cause = RS_CAUSE_VMA_ABORT;
 	} else {
 		rs_em_new_fault(&ts);
 		cause = RS_CAUSE_NO_VMA_LOCK;
 		rs_inc(RS_fallback_no_vma_lock);
 	}
 	trace_retryscope_mmap_fallback(address, cause, ts.attempt);
-	ts.state = next;
-	/* MMAP_AGAIN keeps the attempt's flags for rs_em_retried(). */
-	if (next == RS_ST_MMAP_LOCKED)
-		ts.flags &= RS_TF_MAJOR;
+	ts.state = RS_ST_MMAP_LOCKED;
+	ts.flags &= RS_TF_MAJOR;
 	ts.tag = address >> PAGE_SHIFT;
 	rs_state_set(&ts);
 }
@@ -268,6 +228,8 @@ void rs_em_io_return(unsigned long address, unsigned int vmf_flags,
 			rs_em_retried(&ts, retry_state, address, vmf_flags, ret);
 		else
 			ts.state = retry_state;
+		if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
+			ts.flags |= RS_TF_RETRY_VMA;
 		rs_state_set(&ts);
 	} else if ((ret & rs_vm_fault_bit(VM_FAULT_MAJOR)) &&
 		   !(ret & rs_vm_fault_bit(VM_FAULT_ERROR)) &&

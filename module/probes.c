@@ -2,7 +2,7 @@
 /*
  * The probe table: one hook per symbol of the fault path.
  *
- *   lock_vma_under_rcu    ret: a VMA (fault runs under the VMA lock) or NULL
+ *   lock_vma_under_rcu    return model only: ret: a VMA or NULL (abort)
  *   handle_mm_fault       entry: flags, address; ret: VM_FAULT_* of one attempt
  *   filemap_fault         entry: vmf->flags; ret: RETRY / RETRY_VMA / MAJOR
  *   do_swap_page          the same for swap-in
@@ -10,12 +10,11 @@
  *   lock_mm_and_find_vma  entry: the arch handler falls back to mmap_lock
  *
  * Two models.  The entry model (backend=auto or ftrace, entry_model.c) hooks
- * the entries of lock_vma_under_rcu, handle_mm_fault and
- * lock_mm_and_find_vma with ftrace_ops (kprobes where ftrace cannot) and
- * infers their outcomes from the next hook; only filemap_fault and
- * do_swap_page have return probes.  The return model (backend=fprobe or
- * kprobe, the handlers below) reads every return value, at about four
- * times the cost per fault.
+ * the entries of handle_mm_fault and lock_mm_and_find_vma with ftrace_ops
+ * (kprobes where ftrace cannot) and infers their outcomes from the next
+ * hook; only filemap_fault, do_swap_page and shmem_fault have return
+ * probes.  The return model (backend=fprobe or kprobe, the handlers below)
+ * reads every return value, at several times the cost per fault.
  *
  * The arch handlers themselves (x86 do_user_addr_fault is NOKPROBE, arm64
  * do_page_fault is __kprobes) are never probed.  Handlers run with
@@ -380,16 +379,6 @@ static __always_inline int rs_lock_mm_enter(void *data, unsigned long mm,
 
 /* --- the entry model's hooks (entry_model.c does the counting) -------- */
 
-static __always_inline void rs_emh_lock_vma(unsigned long mm,
-					    unsigned long address,
-					    unsigned long unused)
-{
-	if (!rs_filter_match())
-		return;
-	rs_hit(RS_P_LOCK_VMA);
-	rs_em_lock_vma(address);
-}
-
 static __always_inline void rs_emh_hmf(unsigned long vma,
 				       unsigned long address,
 				       unsigned long flags)
@@ -420,7 +409,6 @@ static int name##_kp(struct kprobe *p, struct pt_regs *regs)		\
 	return 0;							\
 }
 
-RS_KPROBE_ENTRY(rs_emh_lock_vma)
 RS_KPROBE_ENTRY(rs_emh_hmf)
 RS_KPROBE_ENTRY(rs_emh_lock_mm)
 
@@ -449,7 +437,6 @@ static void notrace name##_ft(unsigned long ip, unsigned long parent_ip,\
 	ftrace_test_recursion_unlock(bit);				\
 }
 
-RS_FTRACE_ENTRY(rs_emh_lock_vma, RS_P_LOCK_VMA)
 RS_FTRACE_ENTRY(rs_emh_hmf, RS_P_HANDLE_MM_FAULT)
 RS_FTRACE_ENTRY(rs_emh_lock_mm, RS_P_LOCK_MM)
 #endif
@@ -526,6 +513,7 @@ RS_FPROBE_ENTRY(rs_lock_mm)
 /* --- the table ------------------------------------------------------------ */
 
 enum rs_backend { RS_BE_NONE, RS_BE_KPROBE, RS_BE_FPROBE, RS_BE_FTRACE };
+enum { RS_MODEL_BOTH, RS_MODEL_ENTRY, RS_MODEL_RETURN };
 
 struct rs_probe {
 	const char *symbol;
@@ -533,7 +521,7 @@ struct rs_probe {
 	bool ret;		/* the return model needs the return value */
 	bool entry_hook;	/* the entry model hooks its entry alone */
 	bool entry_only;	/* attached as an entry hook (.ekp or .ops) */
-	bool entry_model_only;	/* the return model does not need it */
+	unsigned char model;	/* RS_MODEL_*: the one model that needs it, or 0 */
 	enum rs_backend on;	/* what it is attached with */
 	int err;		/* 0: attached; -errno: why not */
 	int fallback_err;	/* why the first choice was not used */
@@ -552,7 +540,8 @@ struct rs_probe {
 	.entry_hook = true,						\
 	.ekp = { .symbol_name = #sym, .pre_handler = name##_kp },
 
-#define RS_ENTRY_MODEL_ONLY .entry_model_only = true,
+#define RS_ENTRY_MODEL_ONLY .model = RS_MODEL_ENTRY,
+#define RS_RETURN_MODEL_ONLY .model = RS_MODEL_RETURN,
 
 #define RS_RET_PROBE(sym, is_core, name, type, ...)			\
 	{ .symbol = #sym, .core = is_core, .ret = true,			\
@@ -567,8 +556,7 @@ struct rs_probe {
 static struct rs_probe rs_probes[RS_NR_PROBES] = {
 	[RS_P_LOCK_VMA] = RS_RET_PROBE(lock_vma_under_rcu, false, rs_lock_vma,
 				       struct rs_addr_data,
-				       RS_ENTRY_HOOK(lock_vma_under_rcu,
-						     rs_emh_lock_vma)),
+				       RS_RETURN_MODEL_ONLY),
 	[RS_P_HANDLE_MM_FAULT] = RS_RET_PROBE(handle_mm_fault, true, rs_hmf,
 					      struct rs_hmf_data,
 					      RS_ENTRY_HOOK(handle_mm_fault,
@@ -590,7 +578,6 @@ static struct rs_probe rs_probes[RS_NR_PROBES] = {
 #ifdef RS_HAVE_FTRACE_ARGS
 /* The ftrace_ops callbacks of the entry hooks, by probe. */
 static const ftrace_func_t rs_ftrace_entry[RS_NR_PROBES] = {
-	[RS_P_LOCK_VMA] = rs_emh_lock_vma_ft,
 	[RS_P_HANDLE_MM_FAULT] = rs_emh_hmf_ft,
 	[RS_P_LOCK_MM] = rs_emh_lock_mm_ft,
 };
@@ -614,7 +601,7 @@ static const char *rs_probe_why(int err)
 	case -ECANCELED:
 		return "left off (skip= parameter)";
 	case -EALREADY:
-		return "not used by the return model (handle_mm_fault returns MAJOR)";
+		return "not used by this counting model (docs/counters.md)";
 	case -EOPNOTSUPP:
 		return "not built in (no ftrace_regs fprobe or ftrace argument access)";
 	default:
@@ -802,7 +789,7 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 		p->on = RS_BE_NONE;
 		p->entry_only = false;
 		p->fallback_err = 0;
-		if (p->entry_model_only && !rs_entry_model) {
+		if (p->model == (rs_entry_model ? RS_MODEL_RETURN : RS_MODEL_ENTRY)) {
 			p->err = -EALREADY;
 			continue;
 		}

@@ -33,7 +33,7 @@ count_checks() {
 	tag=$1
 	# --- the module against the kernel's own counters (PER_VMA_LOCK_STATS)
 	snap() { rs-snap "$RS_DBG/stats=$out/$tag.stats.$1" /proc/vmstat="$out/$tag.vmstat.$1"; }
-	for scen in file-major swap-in; do
+	for scen in file-major swap-in fork-during-io; do
 		echo 1 >"$RS_DBG/reset"
 		snap before
 		faultload "$scen" --json "$out/$tag.$scen.json" >/dev/null || not_ok "faultload $scen ran"
@@ -99,7 +99,7 @@ want=no
 check "dmesg reports per-VMA lock yes, VM_FAULT_RETRY_VMA $want" \
 	grep -q "per-VMA lock yes, VM_FAULT_RETRY_VMA $want" "$out/dmesg"
 cp "$RS_DBG/probes" "$out/probes"
-for s in lock_vma_under_rcu handle_mm_fault filemap_fault do_swap_page shmem_fault lock_mm_and_find_vma \
+for s in handle_mm_fault filemap_fault do_swap_page shmem_fault lock_mm_and_find_vma \
 	mmap_lock_start_locking mmap_lock_acquire_returned; do
 	check "probe $s attached" grep -q "^$s [a-z]* on " "$out/probes"
 done
@@ -137,28 +137,31 @@ echo none >"$RS_DBG/filter"
 be=$(sed -n 's/.*backend auto (\([a-z+]*\), entry model).*/\1/p' "$out/dmesg")
 check "dmesg names the backend auto chose ($be) and the entry model" [ -n "$be" ]
 check "probes: model entry" grep -q '^# model entry$' "$out/probes"
-# The entry model hooks the entries of these three alone (ftrace_ops where the
+# The entry model hooks the entries of these two alone (ftrace_ops where the
 # kernel's ftrace callbacks read arguments, else kprobes) ...
-for s in lock_vma_under_rcu handle_mm_fault lock_mm_and_find_vma; do
+for s in handle_mm_fault lock_mm_and_find_vma; do
 	check "entry model: $s is an entry hook (ftrace or kprobe)" grep -Eq "^$s (ftrace|kprobe) on " "$out/probes"
 done
 # ... and keeps return probes on the I/O paths (shmem_fault: its VM_FAULT_MAJOR).
 for s in filemap_fault do_swap_page shmem_fault; do
 	check "entry model: $s has a return probe (fprobe or kretprobe)" grep -Eq "^$s (fprobe|kretprobe) on " "$out/probes"
 done
+# ... and reads VMA-lock aborts at lock_mm_and_find_vma, not lock_vma_under_rcu.
+check "entry model: lock_vma_under_rcu is off, not used by this model" \
+	grep -q '^#   lock_vma_under_rcu: not used by this counting model' "$out/probes"
 count_checks "entry-${be:-auto}"
 check "rmmod retryscope" rmmod retryscope
 check "debugfs directory gone after rmmod" [ ! -e "$RS_DBG" ]
 
 # --- skip= leaves a probe off and says why
-if insmod "$ko" skip=lock_vma_under_rcu,do_swap_page; then
+if insmod "$ko" backend=kprobe skip=lock_vma_under_rcu,do_swap_page; then
 	cp "$RS_DBG/probes" "$out/probes.skip"
 	check "skip=: lock_vma_under_rcu and do_swap_page are off, left off by skip=" \
 		sh -c "grep -q '^lock_vma_under_rcu [a-z-]* off ' $out/probes.skip && grep -q '^do_swap_page [a-z-]* off ' $out/probes.skip && [ \$(grep -c 'left off (skip= parameter)' $out/probes.skip) = 2 ]"
 	check "skip=: handle_mm_fault stays on" grep -q '^handle_mm_fault [a-z]* on ' "$out/probes.skip"
 	check "rmmod retryscope (skip=)" rmmod retryscope
 else
-	not_ok "insmod $ko skip=lock_vma_under_rcu,do_swap_page"
+	not_ok "insmod $ko backend=kprobe skip=lock_vma_under_rcu,do_swap_page"
 fi
 
 # --- the same counts with the return model, on each backend that this kernel
@@ -176,8 +179,8 @@ for b in fprobe kprobe ftrace; do
 		check "backend=$b: dmesg names it ($want model)" grep -q "backend $b ($want model)" "$out/dmesg.$b"
 		check "backend=$b: handle_mm_fault is a $hmf" grep -q "^handle_mm_fault $hmf on " "$out/probes.$b"
 		[ "$b" = ftrace ] ||
-			check "backend=$b: shmem_fault is off, not used by the return model" \
-				grep -q '^#   shmem_fault: not used by the return model' "$out/probes.$b"
+			check "backend=$b: shmem_fault off, lock_vma_under_rcu on (return model)" \
+				sh -c "grep -q '^#   shmem_fault: not used by this counting model' $out/probes.$b && grep -Eq '^lock_vma_under_rcu (fprobe|kretprobe) on ' $out/probes.$b"
 		# backend=ftrace counts as auto does on 7.3: its counts ran above
 		[ "$b" = ftrace ] || count_checks "$b"
 		check "rmmod retryscope (backend=$b)" rmmod retryscope
