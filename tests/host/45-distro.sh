@@ -41,8 +41,14 @@ if [ "$vma" = no ]; then
 		grep -q 'no per-VMA lock in this kernel' "$g/dmesg"
 fi
 
-core=(handle_mm_fault lock_mm_and_find_vma)
-[ "$vma" = no ] || core+=(lock_vma_under_rcu)
+# The default entry model does not hook lock_vma_under_rcu (docs/counters.md);
+# the return model does, where the kernel has per-VMA locks.
+core=(handle_mm_fault lock_mm_and_find_vma filemap_fault do_swap_page)
+if grep -q '^# model entry' "$g/probes" 2>/dev/null; then
+	core+=(shmem_fault)
+elif [ "$vma" = yes ]; then
+	core+=(lock_vma_under_rcu)
+fi
 off=()
 for s in "${core[@]}"; do
 	grep -qE "^$s (kretprobe|kprobe|fprobe|ftrace) on " "$g/probes" 2>/dev/null || off+=("$s")
