@@ -40,6 +40,7 @@ enum rs_state {
 	RS_ST_RETRY_SWAP_IO,	/* retry wanted after swap I/O */
 	RS_ST_RETRY_OTHER,	/* retry wanted, other reason */
 	RS_ST_MMAP_LOCKED,	/* in the mmap_lock path of the arch handler */
+	RS_ST_ABANDONED,	/* entry model: a retry the arch handler drops */
 };
 
 /*

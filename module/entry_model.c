@@ -40,6 +40,7 @@
  */
 #include <linux/mm.h>
 #include <linux/ptrace.h>
+#include <linux/sched/signal.h>
 
 #include "cause.h"
 #include "entry_model.h"
@@ -230,6 +231,19 @@ void rs_em_io_return(unsigned long address, unsigned int vmf_flags,
 			ts.state = retry_state;
 		if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
 			ts.flags |= RS_TF_RETRY_VMA;
+		/*
+		 * fault_signal_pending(): with a signal pending (any, for a
+		 * user fault) the arch handler returns instead of retrying,
+		 * and the task faults on the page again after the signal,
+		 * through lock_vma_under_rcu().  Without this, an abort of
+		 * that new fault would count as this retry's fallback.  (A
+		 * signal that arrives after this return is not seen.)
+		 */
+		if (fatal_signal_pending(current) ||
+		    ((vmf_flags & FAULT_FLAG_USER) && signal_pending(current))) {
+			rs_em_new_fault(&ts);
+			ts.state = RS_ST_ABANDONED;
+		}
 		rs_state_set(&ts);
 	} else if ((ret & rs_vm_fault_bit(VM_FAULT_MAJOR)) &&
 		   !(ret & rs_vm_fault_bit(VM_FAULT_ERROR)) &&

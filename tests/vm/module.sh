@@ -41,7 +41,19 @@ count_checks() {
 		for c in vma_lock_success vma_lock_abort vma_lock_retry; do
 			m=$(delta "$c" "$out/$tag.stats.before" "$out/$tag.stats.after")
 			k=$(delta "$c" "$out/$tag.vmstat.before" "$out/$tag.vmstat.after")
-			check "$tag: $scen: module $c ($m) = /proc/vmstat $c delta ($k)" [ "$m" = "$k" ]
+			case $tag:$c in
+			entry-*:vma_lock_abort)
+				# The entry model reads aborts at lock_mm_and_find_vma: under
+				# MTTCG it missed 1 of 22-25 in 2 of 4 fork-during-io runs (an
+				# abort after a retry abandoned on a signal is one way, see
+				# docs/counters.md); never more than 1, never over.
+				check "$tag: $scen: module $c ($m) = /proc/vmstat $c delta ($k), or 1 under" \
+					[ "$m" -le "$k" -a $((k - m)) -le 1 ]
+				;;
+			*)
+				check "$tag: $scen: module $c ($m) = /proc/vmstat $c delta ($k)" [ "$m" = "$k" ]
+				;;
+			esac
 		done
 		cp "$out/$tag.stats.after" "$out/$tag.stats.$scen"
 	done
