@@ -10,6 +10,7 @@
 
 #include "cause.h"
 #include "stats.h"
+#include "trace.h"
 
 #define RS_SLOT_BITS	12
 #define RS_NR_SLOTS	BIT(RS_SLOT_BITS)
@@ -141,6 +142,24 @@ void rs_flt_mark(const struct rs_task_state *ts)
 bool rs_flt_unchanged(const struct rs_task_state *ts)
 {
 	return READ_ONCE(rs_slot_flt[rs_slot(ts->pid)]) == rs_task_flt();
+}
+
+/*
+ * The pending retry in @ts came back to the VMA lock (the series) instead
+ * of mmap_lock: count it by the cause of the retry.  Both models.
+ */
+void rs_count_retry_kept(const struct rs_task_state *ts, unsigned long address)
+{
+	enum rs_cause cause = rs_state_fallback_cause(ts, address);
+
+	rs_inc(RS_retry_kept_vma_lock);
+	if (cause == RS_CAUSE_FILE_IO)
+		rs_inc(RS_retry_kept_after_file_io);
+	else if (cause == RS_CAUSE_SWAP_IO)
+		rs_inc(RS_retry_kept_after_swap_io);
+	else
+		rs_inc(RS_retry_kept_after_other_retry);
+	trace_retryscope_retry_kept(address, cause, ts->attempt);
 }
 
 void rs_lock_start_set(u64 now)

@@ -72,6 +72,7 @@ enum rs_cause rs_state_fallback_cause(const struct rs_task_state *ts,
 				      unsigned long address);
 
 /* mmap_lock wait start, per task, for the tracepoint probes. */
+void rs_count_retry_kept(const struct rs_task_state *ts, unsigned long address);
 void rs_flt_mark(const struct rs_task_state *ts);
 bool rs_flt_unchanged(const struct rs_task_state *ts);
 void rs_lock_start_set(u64 now);

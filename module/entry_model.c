@@ -129,19 +129,9 @@ void rs_em_handle_mm_fault(unsigned long address, unsigned int flags)
 			      rs_vm_fault_bit(VM_FAULT_RETRY));
 	if (same) {
 		n = ts.attempt + 1;
-		if ((flags & RS_FAULT_FLAG_VMA_LOCK) && rs_state_is_retry(&ts)) {
-			/* The retry came back to the VMA lock (the series). */
-			enum rs_cause cause = rs_state_fallback_cause(&ts, address);
-
-			rs_inc(RS_retry_kept_vma_lock);
-			if (cause == RS_CAUSE_FILE_IO)
-				rs_inc(RS_retry_kept_after_file_io);
-			else if (cause == RS_CAUSE_SWAP_IO)
-				rs_inc(RS_retry_kept_after_swap_io);
-			else
-				rs_inc(RS_retry_kept_after_other_retry);
-			trace_retryscope_retry_kept(address, cause, ts.attempt);
-		}
+		/* The retry came back to the VMA lock (the series). */
+		if ((flags & RS_FAULT_FLAG_VMA_LOCK) && rs_state_is_retry(&ts))
+			rs_count_retry_kept(&ts, address);
 	} else {
 		rs_em_new_fault(&ts);
 		n = 1;

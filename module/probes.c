@@ -90,20 +90,9 @@ static __always_inline void rs_lock_vma_exit(void *data, unsigned long vma)
 	rs_state_get(&ts, d->address);
 	same = rs_state_same_fault(&ts, d->address);
 	if (vma) {
-		enum rs_cause cause;
-
-		if (!same || !rs_state_is_retry(&ts))
-			return;
 		/* A retry came back to the VMA lock instead of mmap_lock. */
-		cause = rs_state_fallback_cause(&ts, d->address);
-		rs_inc(RS_retry_kept_vma_lock);
-		if (cause == RS_CAUSE_FILE_IO)
-			rs_inc(RS_retry_kept_after_file_io);
-		else if (cause == RS_CAUSE_SWAP_IO)
-			rs_inc(RS_retry_kept_after_swap_io);
-		else
-			rs_inc(RS_retry_kept_after_other_retry);
-		trace_retryscope_retry_kept(d->address, cause, ts.attempt);
+		if (same && rs_state_is_retry(&ts))
+			rs_count_retry_kept(&ts, d->address);
 		return;
 	}
 	rs_inc(RS_vma_lock_abort);
