@@ -48,12 +48,6 @@
 #include "stats.h"
 #include "trace.h"
 
-static enum rs_counter rs_attempt_bucket(unsigned int n)
-{
-	return n <= 1 ? RS_attempts_1 : n == 2 ? RS_attempts_2 :
-	       n == 3 ? RS_attempts_3 : RS_attempts_4plus;
-}
-
 static unsigned int rs_vm_fault_bit(vm_fault_t bit)
 {
 	return (__force unsigned int)bit;

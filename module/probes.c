@@ -181,8 +181,7 @@ static __always_inline void rs_hmf_exit(void *data, unsigned long retval)
 	if (d->flags & FAULT_FLAG_USER) {
 		unsigned int n = d->attempt;
 
-		rs_inc(n == 1 ? RS_attempts_1 : n == 2 ? RS_attempts_2 :
-		       n == 3 ? RS_attempts_3 : RS_attempts_4plus);
+		rs_inc(rs_attempt_bucket(n));
 		rs_note_attempts(n);
 	}
 	if (!(ret & rs_fault_bits(VM_FAULT_ERROR)) &&

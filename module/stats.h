@@ -129,6 +129,13 @@ static __always_inline void rs_add(enum rs_counter i, u64 v)
 }
 
 /* Called from probe handlers, which run with preemption disabled. */
+/* attempts_1 .. attempts_4plus: the bucket of a fault that took @n attempts */
+static __always_inline enum rs_counter rs_attempt_bucket(unsigned int n)
+{
+	return n <= 1 ? RS_attempts_1 : n == 2 ? RS_attempts_2 :
+	       n == 3 ? RS_attempts_3 : RS_attempts_4plus;
+}
+
 static __always_inline void rs_note_attempts(unsigned int n)
 {
 	if (n > __this_cpu_read(rs_stats.attempts_max))
