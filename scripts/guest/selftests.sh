@@ -3,12 +3,15 @@
 # scripts/guest/selftests.sh (runs in the guest, busybox sh): the kernel's
 # mm selftests, one at a time.
 #
-#   selftests.sh DIR OUT [TIMEOUT]
+#   selftests.sh DIR OUT [TIMEOUT] [ONLY] [RUNS]
 #
-# Runs every executable in DIR (sorted; scripts/build-selftests builds them
+# Runs every executable in DIR, or those ONLY names (comma-separated; "all"
+# is every one), RUNS times each (default 1; sorted, all tests once, then
+# again; scripts/build-selftests builds them
 # static), each from a fresh cwd under /tmp, stdin /dev/null, under busybox
 # timeout TIMEOUT seconds (default 120), output to OUT/<name>.log and the
-# kernel log it caused to OUT/<name>.dmesg.  Appends to OUT/selftests.tsv:
+# kernel log it caused to OUT/<name>.dmesg (<name>.runN.* for runs after
+# the first).  Appends to OUT/selftests.tsv:
 #   name result rc seconds tap_pass tap_fail tap_skip note
 # result: pass (rc 0), skip (rc 4, KSFT_SKIP), timeout (ended non-zero at
 # TIMEOUT or later: killed), fail (anything else, a crash by a signal too),
@@ -19,7 +22,7 @@
 # OUT/dmesg.txt keeps the whole kernel log; OUT/current names the test that
 # is running (what a guest panic interrupted).
 set -u
-dir=$1 out=$2 tmo=${3:-120}
+dir=$1 out=$2 tmo=${3:-120} only=${4:-all} runs=${5:-1}
 tsv=$out/selftests.tsv
 mkdir -p "$out"
 printf 'name\tresult\trc\tseconds\ttap_pass\ttap_fail\ttap_skip\tnote\n' >"$tsv"
@@ -81,9 +84,13 @@ mkdir -p "$bin"
 } >"$out/meta"
 dmesg -c >"$out/dmesg.txt"
 
+run=0
+while [ "$run" -lt "$runs" ]; do
+run=$((run + 1))
 for path in "$dir"/*; do # the glob is sorted
 	f=${path##*/}
 	if [ ! -f "$path" ] || [ ! -x "$path" ]; then continue; fi
+	case $only in all) ;; *) case ,$only, in *,"$f",*) ;; *) continue ;; esac ;; esac
 	why=$(notrun "$f")
 	if [ -n "$why" ]; then
 		printf '%s\tnotrun\t-\t0\t0\t0\t0\tnot run: %s\n' "$f" "$why" >>"$tsv"
@@ -93,10 +100,13 @@ for path in "$dir"/*; do # the glob is sorted
 	cwd=/tmp/selftests-cwd/$f
 	rm -rf "$cwd"
 	mkdir -p "$cwd"
-	log=$out/$f.log
+	# One log per run: <test>.log, then <test>.run2.log ...
+	sfx=
+	[ "$run" = 1 ] || sfx=.run$run
+	log=$out/$f$sfx.log
 	a=$(args "$f")
 	echo "$f" >"$out/current"
-	echo "selftests: $f $a (timeout ${tmo}s)" >&2
+	echo "selftests: $f $a (timeout ${tmo}s, run $run of $runs)" >&2
 	echo "=== selftest $f $a" >/dev/kmsg
 	t0=$(date +%s)
 	if [ "$f" = on-fault-limit ] && [ "$as_nobody" = 1 ]; then
@@ -127,9 +137,9 @@ for path in "$dir"/*; do # the glob is sorted
 		;;
 	esac
 	[ "$res" = timeout ] && note="killed after ${tmo}s"
-	dmesg -c >"$out/$f.dmesg"
-	cat "$out/$f.dmesg" >>"$out/dmesg.txt"
-	hit=$(grep -m1 -E 'Oops|BUG:|WARNING:|KASAN|general protection fault' "$out/$f.dmesg")
+	dmesg -c >"$out/$f$sfx.dmesg"
+	cat "$out/$f$sfx.dmesg" >>"$out/dmesg.txt"
+	hit=$(grep -m1 -E 'Oops|BUG:|WARNING:|KASAN|general protection fault' "$out/$f$sfx.dmesg")
 	if [ -n "$hit" ]; then
 		res=oops
 		note="${note:+$note; }$(echo "$hit" | sed 's/^\[[ 0-9.]*\] //' | tr '\t' ' ')"
@@ -165,6 +175,7 @@ for path in "$dir"/*; do # the glob is sorted
 		fi
 	done
 	rm -rf "$cwd" "${bin:?}/$f"
+done
 done
 rm -f "$out/current"
 echo finished >"$out/finished"
