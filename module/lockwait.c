@@ -114,8 +114,13 @@ static void rs_tp_lookup(struct tracepoint *tp, void *priv)
 			rs_tps[i].tp = tp;
 }
 
-int rs_lockwait_attach(unsigned int *attached)
+/*
+ * Both tracepoints or neither: skip=mmap_lock leaves them off (their cost
+ * is two clock reads per mmap_lock operation of a counted task).
+ */
+int rs_lockwait_attach(const char *skip, unsigned int *attached)
 {
+	bool off = rs_probe_skipped(skip, RS_SKIP_LOCKWAIT);
 	unsigned int i;
 
 	*attached = 0;
@@ -123,8 +128,13 @@ int rs_lockwait_attach(unsigned int *attached)
 	for (i = 0; i < ARRAY_SIZE(rs_tps); i++) {
 		struct rs_tp *t = &rs_tps[i];
 
-		t->err = t->tp ? tracepoint_probe_register(t->tp, t->probe, NULL) :
-				 -ENOENT;
+		if (off)
+			t->err = -ECANCELED;
+		else if (!t->tp)
+			t->err = -ENOENT;
+		else
+			t->err = tracepoint_probe_register(t->tp, t->probe,
+							   NULL);
 		if (!t->err)
 			(*attached)++;
 	}
@@ -149,7 +159,13 @@ void rs_lockwait_show(struct seq_file *m)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(rs_tps); i++)
-		seq_printf(m, "%s tracepoint %s - - -\n", rs_tps[i].name,
-			   rs_tps[i].err ? "off" : "on");
+	for (i = 0; i < ARRAY_SIZE(rs_tps); i++) {
+		const struct rs_tp *t = &rs_tps[i];
+
+		seq_printf(m, "%s tracepoint %s - - -\n", t->name,
+			   t->err ? "off" : "on");
+		if (t->err)
+			seq_printf(m, "#   %s: %s (%d)\n", t->name,
+				   rs_probe_why(t->err), t->err);
+	}
 }

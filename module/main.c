@@ -17,7 +17,8 @@
  *   skip=SYM[,SYM]  leave these probes off to cut the cost per fault
  *                   (lock_vma_under_rcu, filemap_fault, do_swap_page,
  *                   shmem_fault, lock_mm_and_find_vma); their counters
- *                   then stay 0
+ *                   then stay 0.  mmap_lock: both mmap_lock tracepoints
+ *                   (the *mmap_lock*_wait_ns and acquire counters)
  *   maxactive=N     kretprobe instances per probe (default 64 per CPU):
  *                   filemap_fault and do_swap_page sleep on I/O, so every
  *                   sleeping thread holds one; misses show as nmissed.
@@ -59,7 +60,7 @@ MODULE_PARM_DESC(backend, "auto (default), ftrace, fprobe or kprobe");
 
 static char *skip;
 module_param(skip, charp, 0444);
-MODULE_PARM_DESC(skip, "probes to leave off, comma-separated symbols");
+MODULE_PARM_DESC(skip, "probes to leave off, comma-separated symbols; mmap_lock: the lock-wait tracepoints");
 
 static enum rs_backend_choice rs_backend;
 
@@ -150,7 +151,7 @@ static int __init rs_init(void)
 		rs_debugfs_exit();
 		return err;
 	}
-	rs_lockwait_attach(&tps);
+	rs_lockwait_attach(skip, &tps);
 
 	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/%u probes, %u/2 mmap_lock tracepoints attached, backend %s (%s, %s model), maxactive %d\n",
 		RS_HAVE_PER_VMA_LOCK ? "yes" : "no",

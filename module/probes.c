@@ -571,7 +571,7 @@ static const ftrace_func_t rs_ftrace_entry[RS_NR_PROBES] = {
 };
 #endif
 
-static const char *rs_probe_why(int err)
+const char *rs_probe_why(int err)
 {
 	switch (err) {
 	case 0:
@@ -675,10 +675,16 @@ static int rs_probe_attach_ftrace(struct rs_probe *p, unsigned int id)
 #endif
 }
 
+static bool rs_skip_has(const char *w, size_t n, const char *name)
+{
+	return strlen(name) == n && !strncmp(w, name, n);
+}
+
 /*
- * skip: comma-separated symbols to leave unprobed (NULL: none).  Returns 0,
- * or -EINVAL naming the first word that is not a probe that may be skipped
- * (the core probe handle_mm_fault may not).
+ * skip: comma-separated symbols to leave unprobed (NULL: none), and
+ * RS_SKIP_LOCKWAIT for both mmap_lock tracepoints.  Returns 0, or -EINVAL
+ * naming the first word that is not a probe that may be skipped (the core
+ * probe handle_mm_fault may not).
  */
 int rs_probes_check_skip(const char *skip)
 {
@@ -692,7 +698,8 @@ int rs_probes_check_skip(const char *skip)
 			if (strlen(rs_probes[i].symbol) == n &&
 			    !strncmp(rs_probes[i].symbol, w, n))
 				break;
-		if (i == RS_NR_PROBES || rs_probes[i].core) {
+		if (!rs_skip_has(w, n, RS_SKIP_LOCKWAIT) &&
+		    (i == RS_NR_PROBES || rs_probes[i].core)) {
 			pr_err("retryscope: skip=%s: \"%.*s\" is not a probe that can be left off (%s)\n",
 			       skip, (int)n, w,
 			       i == RS_NR_PROBES ? "unknown symbol" : "core probe");
@@ -705,15 +712,14 @@ int rs_probes_check_skip(const char *skip)
 	return 0;
 }
 
-static bool rs_probe_skipped(const char *skip, const char *symbol)
+bool rs_probe_skipped(const char *skip, const char *symbol)
 {
-	size_t len = strlen(symbol);
 	const char *w = skip;
 
 	while (w && *w) {
 		size_t n = strcspn(w, ",");
 
-		if (n == len && !strncmp(w, symbol, n))
+		if (rs_skip_has(w, n, symbol))
 			return true;
 		w += n;
 		if (*w)

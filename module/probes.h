@@ -23,7 +23,11 @@ const char *rs_probes_model(void);
 void rs_probes_show(struct seq_file *m);
 u64 rs_probes_nmissed(void);
 
-int rs_lockwait_attach(unsigned int *attached);
+/* skip= word for both mmap_lock tracepoints (module/lockwait.c) */
+#define RS_SKIP_LOCKWAIT "mmap_lock"
+bool rs_probe_skipped(const char *skip, const char *symbol);
+const char *rs_probe_why(int err);
+int rs_lockwait_attach(const char *skip, unsigned int *attached);
 void rs_lockwait_detach(void);
 void rs_lockwait_show(struct seq_file *m);
 

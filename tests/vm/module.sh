@@ -166,14 +166,22 @@ check "rmmod retryscope" rmmod retryscope
 check "debugfs directory gone after rmmod" [ ! -e "$RS_DBG" ]
 
 # --- skip= leaves a probe off and says why
-if insmod "$ko" backend=kprobe skip=lock_vma_under_rcu,do_swap_page; then
+if insmod "$ko" backend=kprobe skip=lock_vma_under_rcu,do_swap_page,mmap_lock; then
 	cp "$RS_DBG/probes" "$out/probes.skip"
 	check "skip=: lock_vma_under_rcu and do_swap_page are off, left off by skip=" \
-		sh -c "grep -q '^lock_vma_under_rcu [a-z-]* off ' $out/probes.skip && grep -q '^do_swap_page [a-z-]* off ' $out/probes.skip && [ \$(grep -c 'left off (skip= parameter)' $out/probes.skip) = 2 ]"
+		sh -c "grep -q '^lock_vma_under_rcu [a-z-]* off ' $out/probes.skip && grep -q '^do_swap_page [a-z-]* off ' $out/probes.skip"
+	check "skip=mmap_lock: both mmap_lock tracepoints are off" \
+		sh -c "grep -q '^mmap_lock_start_locking tracepoint off ' $out/probes.skip && grep -q '^mmap_lock_acquire_returned tracepoint off ' $out/probes.skip"
+	check "skip=: 4 lines say left off (skip= parameter)" \
+		[ "$(grep -c 'left off (skip= parameter)' "$out/probes.skip")" = 4 ]
 	check "skip=: handle_mm_fault stays on" grep -q '^handle_mm_fault [a-z]* on ' "$out/probes.skip"
+	echo 1 >"$RS_DBG/reset"
+	faultload minor --kind anon --threads 2 --duration 1 --quiet >/dev/null 2>&1
+	check "skip=mmap_lock: no mmap_lock acquisition counted, faults are" \
+		sh -c "grep -q '^mmap_lock_read_acquire 0\$' $RS_DBG/stats && grep -q '^mmap_lock_write_acquire 0\$' $RS_DBG/stats && ! grep -q '^user_faults 0\$' $RS_DBG/stats"
 	check "rmmod retryscope (skip=)" rmmod retryscope
 else
-	not_ok "insmod $ko backend=kprobe skip=lock_vma_under_rcu,do_swap_page"
+	not_ok "insmod $ko backend=kprobe skip=lock_vma_under_rcu,do_swap_page,mmap_lock"
 fi
 
 # --- the same counts with the return model, on each backend that this kernel
