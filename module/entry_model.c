@@ -107,7 +107,51 @@ static unsigned int rs_em_known_flags(const struct rs_task_state *ts)
 	       (ts->flags & RS_TF_USER ? FAULT_FLAG_USER : 0);
 }
 
-void rs_em_handle_mm_fault(unsigned long address, unsigned int flags)
+/*
+ * The first attempt of a new fault, the common case, on the word alone:
+ * what the general path below does when the slot holds no pending retry
+ * or mmap_lock path of this task and the attempt is not FAULT_FLAG_TRIED.
+ * (A slot left in RS_ST_IN_FAULT by the last fault is the usual case: that
+ * fault finished.)
+ */
+static __always_inline bool rs_em_first_attempt(unsigned long address,
+						unsigned int flags)
+{
+	u32 pid = current->pid;
+	struct rs_slot *slot = rs_slot_of(pid);
+	u64 v = READ_ONCE(slot->word);
+	unsigned int tf = 0;
+
+	if (flags & FAULT_FLAG_TRIED)
+		return false;
+	if ((u32)(v >> 32) == pid) {
+		switch (rs_word_state(v)) {
+		case RS_ST_RETRY_FILE_IO:
+		case RS_ST_RETRY_SWAP_IO:
+		case RS_ST_RETRY_OTHER:
+		case RS_ST_MMAP_LOCKED:
+			return false;
+		}
+	}
+	if (flags & FAULT_FLAG_USER) {
+		rs_inc(RS_user_faults);
+		rs_inc(RS_attempts_1);
+		rs_note_attempts(1);
+		tf |= RS_TF_USER;
+	}
+	if (flags & RS_FAULT_FLAG_VMA_LOCK) {
+		rs_inc(RS_vma_lock_success);
+		tf |= RS_TF_VMA;
+	}
+	rs_slot_write(slot, pid, v,
+		      rs_word(pid, RS_ST_IN_FAULT, tf, 1, rs_tag(address)));
+	WRITE_ONCE(slot->flt, rs_task_flt());
+	return true;
+}
+
+/* Every other attempt: a retry, a fault after a fallback, a GUP re-fault. */
+static noinline void rs_em_handle_mm_fault_slow(unsigned long address,
+						unsigned int flags)
 {
 	struct rs_task_state ts;
 	unsigned int n;
@@ -151,6 +195,12 @@ void rs_em_handle_mm_fault(unsigned long address, unsigned int flags)
 	ts.tag = address >> PAGE_SHIFT;
 	rs_state_set(&ts);
 	rs_flt_mark(&ts);
+}
+
+void rs_em_handle_mm_fault(unsigned long address, unsigned int flags)
+{
+	if (!rs_em_first_attempt(address, flags))
+		rs_em_handle_mm_fault_slow(address, flags);
 }
 
 void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
