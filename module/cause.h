@@ -93,7 +93,7 @@ struct rs_task_state {
 
 /*
  * The slot helpers are inline: every fault runs them, from handlers that
- * have been kept to one call into the module (docs/counters.md, overhead).
+ * have been kept to one call into the module (README, Overhead).
  */
 static __always_inline unsigned int rs_tag(unsigned long address)
 {
