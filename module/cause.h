@@ -165,11 +165,16 @@ static __always_inline void rs_state_set(const struct rs_task_state *ts)
 			      ts->tag));
 }
 
+/* Does @state wait for a retry of the fault (file, swap or other)? */
+static __always_inline bool rs_retry_state(unsigned int state)
+{
+	return state == RS_ST_RETRY_FILE_IO || state == RS_ST_RETRY_SWAP_IO ||
+	       state == RS_ST_RETRY_OTHER;
+}
+
 static __always_inline bool rs_state_is_retry(const struct rs_task_state *ts)
 {
-	return ts->state == RS_ST_RETRY_FILE_IO ||
-	       ts->state == RS_ST_RETRY_SWAP_IO ||
-	       ts->state == RS_ST_RETRY_OTHER;
+	return rs_retry_state(ts->state);
 }
 
 /* Is the state about the page of @address (whatever it says)? */

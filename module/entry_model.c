@@ -124,15 +124,10 @@ static __always_inline bool rs_em_first_attempt(unsigned long address,
 
 	if (flags & FAULT_FLAG_TRIED)
 		return false;
-	if ((u32)(v >> 32) == pid) {
-		switch (rs_word_state(v)) {
-		case RS_ST_RETRY_FILE_IO:
-		case RS_ST_RETRY_SWAP_IO:
-		case RS_ST_RETRY_OTHER:
-		case RS_ST_MMAP_LOCKED:
-			return false;
-		}
-	}
+	if ((u32)(v >> 32) == pid &&
+	    (rs_retry_state(rs_word_state(v)) ||
+	     rs_word_state(v) == RS_ST_MMAP_LOCKED))
+		return false;
 	if (flags & FAULT_FLAG_USER) {
 		rs_inc(RS_user_faults);
 		rs_inc(RS_attempts_1);

@@ -695,8 +695,7 @@ int rs_probes_check_skip(const char *skip)
 		unsigned int i;
 
 		for (i = 0; i < RS_NR_PROBES; i++)
-			if (strlen(rs_probes[i].symbol) == n &&
-			    !strncmp(rs_probes[i].symbol, w, n))
+			if (rs_skip_has(w, n, rs_probes[i].symbol))
 				break;
 		if (!rs_skip_has(w, n, RS_SKIP_LOCKWAIT) &&
 		    (i == RS_NR_PROBES || rs_probes[i].core)) {

@@ -56,9 +56,9 @@ kernel_log_clean() {
 	# exits return through.  The trace is cut short; nothing else happens
 	# (no WARN(), no taint).  It is shown, and README "Known problems" has it.
 	orc='^(\[[ 0-9.]*\] )?WARNING: stack going in the wrong direction\? at return_to_handler\+'
-	dmesg | grep -v -E "$orc" |
-		grep -E -A12 'BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|inconsistent lock state|kmemleak: [0-9]+ new suspected' >"$f"
-	n=$(grep -cE 'BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|inconsistent lock state|kmemleak: [0-9]+ new suspected' "$f")
+	report='BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|inconsistent lock state|kmemleak: [0-9]+ new suspected'
+	dmesg | grep -v -E "$orc" | grep -E -A12 "$report" >"$f"
+	n=$(grep -cE "$report" "$f")
 	if dmesg | grep -q -E "$orc"; then
 		echo "# $what: the ORC unwinder's diagnostic 'stack going in the wrong direction? at return_to_handler' is in the log: an interrupt's stack trace met the fprobe return trampoline (not counted as a report; README Known problems)"
 	fi
