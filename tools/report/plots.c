@@ -1,7 +1,10 @@
-/* plots.c: see plots.h. */
+/* plots.c: the report's plots (latency CDF, fallbacks by cause, attempts per
+ * fault) and the gnuplot files they are drawn from; see plots.h. */
 #include "plots.h"
+#include "measures.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
@@ -81,91 +84,261 @@ static void preamble(FILE *g, const char *base, const char *title)
 	fprintf(g, "\nset key outside right top\nset grid ytics\n");
 }
 
-int plot_cdf(const char *outdir, const char *base, const char *title, const char *xlabel,
-	     const struct series *s, size_t ns)
+/* ---- gnuplot files ---- */
+
+struct series {
+	const char *title;
+	const double *x, *y;
+	size_t n;
+};
+
+struct plot {
+	const char *outdir, *base;
+	char *dat;   /* BASE.dat, as the script names it */
+	FILE *d, *g; /* BASE.dat, BASE.gp */
+};
+
+/* Create BASE.dat and BASE.gp in outdir; 0, or -1 if either failed. */
+static int plot_open(struct plot *p, const char *outdir, const char *base)
 {
-	char *dat = xasprintf("%s.dat", base), *gpn = xasprintf("%s.gp", base);
-	FILE *d = open_in(outdir, dat), *g = open_in(outdir, gpn);
-	int rc = -1;
-	if (!d || !g)
-		goto out;
-	size_t blocks = 0;
-	for (size_t i = 0; i < ns; i++) {
-		fprintf(d, "# %s\n", s[i].title);
-		for (size_t j = 0; j < s[i].n; j++)
-			if (s[i].x[j] > 0)
-				fprintf(d, "%.6g\t%.6f\n", s[i].x[j], s[i].y[j]);
-		fprintf(d, "\n\n");
-		blocks++;
-	}
-	preamble(g, base, title);
-	fprintf(g, "set logscale x\nset xlabel ");
-	gq(g, xlabel);
-	fprintf(g, "\nset ylabel 'fraction of faults <= x'\nset yrange [0:1.02]\n");
-	fprintf(g, "plot ");
-	for (size_t i = 0; i < blocks; i++) {
-		fprintf(g, "%s'%s' index %zu using 1:2 with linespoints lw 2 title ", i ? ", \\\n     " : "",
-			dat, i);
-		gq(g, s[i].title);
-	}
-	fprintf(g, "\n");
-	rc = 0;
-out:
-	if (d)
-		fclose(d);
-	if (g)
-		fclose(g);
-	if (rc == 0 && blocks)
-		rc = run_gnuplot(outdir, base);
-	else
-		rc = -1;
-	free(dat);
-	free(gpn);
+	char *gp = xasprintf("%s.gp", base);
+	p->outdir = outdir;
+	p->base = base;
+	p->dat = xasprintf("%s.dat", base);
+	p->d = open_in(outdir, p->dat);
+	p->g = open_in(outdir, gp);
+	free(gp);
+	return p->d && p->g ? 0 : -1;
+}
+
+/* Close the files and, when written, run gnuplot: 0 when BASE.svg was made. */
+static int plot_close(struct plot *p, int written)
+{
+	if (p->d)
+		fclose(p->d);
+	if (p->g)
+		fclose(p->g);
+	int rc = written ? run_gnuplot(p->outdir, p->base) : -1;
+	free(p->dat);
 	return rc;
 }
 
-int plot_bars(const char *outdir, const char *base, const char *title, const char *ylabel,
-	      int stacked, const char *const *rowlabels, size_t nrows,
-	      const char *const *collabels, size_t ncols, const double *v)
+/* Step lines y(x), log x axis (x must be > 0). */
+static int plot_cdf(const char *outdir, const char *base, const char *title,
+		    const char *xlabel, const struct series *s, size_t ns)
 {
-	char *dat = xasprintf("%s.dat", base), *gpn = xasprintf("%s.gp", base);
-	FILE *d = open_in(outdir, dat), *g = open_in(outdir, gpn);
-	int rc = -1;
-	if (!d || !g || !nrows || !ncols)
-		goto out;
-	fprintf(d, "label");
+	struct plot p;
+	if (plot_open(&p, outdir, base))
+		return plot_close(&p, 0);
+	for (size_t i = 0; i < ns; i++) {
+		fprintf(p.d, "# %s\n", s[i].title);
+		for (size_t j = 0; j < s[i].n; j++)
+			if (s[i].x[j] > 0)
+				fprintf(p.d, "%.6g\t%.6f\n", s[i].x[j], s[i].y[j]);
+		fprintf(p.d, "\n\n");
+	}
+	preamble(p.g, base, title);
+	fprintf(p.g, "set logscale x\nset xlabel ");
+	gq(p.g, xlabel);
+	fprintf(p.g, "\nset ylabel 'fraction of faults <= x'\nset yrange [0:1.02]\n");
+	fprintf(p.g, "plot ");
+	for (size_t i = 0; i < ns; i++) {
+		fprintf(p.g, "%s'%s' index %zu using 1:2 with linespoints lw 2 title ",
+			i ? ", \\\n     " : "", p.dat, i);
+		gq(p.g, s[i].title);
+	}
+	fprintf(p.g, "\n");
+	return plot_close(&p, ns > 0);
+}
+
+/* Bars: one row per bar position (rowlabels), one value per column
+ * (collabels); stacked: columns stacked in one bar per row; otherwise
+ * clustered: one bar per column inside each row's cluster.  v is
+ * nrows * ncols, row-major; NaN is drawn as 0. */
+static int plot_bars(const char *outdir, const char *base, const char *title,
+		     const char *ylabel, int stacked, const char *const *rowlabels, size_t nrows,
+		     const char *const *collabels, size_t ncols, const double *v)
+{
+	struct plot p;
+	if (plot_open(&p, outdir, base) || !nrows || !ncols)
+		return plot_close(&p, 0);
+	fprintf(p.d, "label");
 	for (size_t c = 0; c < ncols; c++)
-		fprintf(d, "\t%s", collabels[c]);
-	fprintf(d, "\n");
+		fprintf(p.d, "\t%s", collabels[c]);
+	fprintf(p.d, "\n");
 	for (size_t r = 0; r < nrows; r++) {
-		fprintf(d, "%s", rowlabels[r]);
+		fprintf(p.d, "%s", rowlabels[r]);
 		for (size_t c = 0; c < ncols; c++) {
 			double x = v[r * ncols + c];
-			fprintf(d, "\t%.6g", isnan(x) ? 0.0 : x);
+			fprintf(p.d, "\t%.6g", isnan(x) ? 0.0 : x);
 		}
-		fprintf(d, "\n");
+		fprintf(p.d, "\n");
 	}
-	preamble(g, base, title);
-	fprintf(g, "set ylabel ");
-	gq(g, ylabel);
-	fprintf(g, "\nset yrange [0:*]\nset style data histograms\n");
-	fprintf(g, "set style histogram %s\n", stacked ? "rowstacked" : "clustered gap 1");
-	fprintf(g, "set style fill solid 0.8 border -1\nset boxwidth 0.75\n");
-	fprintf(g, "set xtics rotate by -30 left\n");
-	fprintf(g, "plot ");
+	preamble(p.g, base, title);
+	fprintf(p.g, "set ylabel ");
+	gq(p.g, ylabel);
+	fprintf(p.g, "\nset yrange [0:*]\nset style data histograms\n");
+	fprintf(p.g, "set style histogram %s\n", stacked ? "rowstacked" : "clustered gap 1");
+	fprintf(p.g, "set style fill solid 0.8 border -1\nset boxwidth 0.75\n");
+	fprintf(p.g, "set xtics rotate by -30 left\n");
+	fprintf(p.g, "plot ");
 	for (size_t c = 0; c < ncols; c++)
-		fprintf(g, "%s'%s' using %zu%s title columnheader(%zu)", c ? ", \\\n     " : "", dat,
-			c + 2, c == 0 ? ":xtic(1)" : "", c + 2);
-	fprintf(g, "\n");
-	rc = 0;
-out:
-	if (d)
-		fclose(d);
-	if (g)
-		fclose(g);
-	if (rc == 0)
-		rc = run_gnuplot(outdir, base);
-	free(dat);
-	free(gpn);
+		fprintf(p.g, "%s'%s' using %zu%s title columnheader(%zu)", c ? ", \\\n     " : "",
+			p.dat, c + 2, c == 0 ? ":xtic(1)" : "", c + 2);
+	fprintf(p.g, "\n");
+	return plot_close(&p, 1);
+}
+
+/* ---- the report's plots ---- */
+
+/* A plot name for a scenario: prefix + the scenario, [A-Za-z0-9._-] kept. */
+static void plot_name(const char *prefix, const char *scen, char *out, size_t n)
+{
+	char sc[128];
+	size_t i = 0;
+	for (; *scen && i + 1 < sizeof(sc); scen++)
+		sc[i++] = isalnum((unsigned char)*scen) || strchr("-_.", *scen) ? *scen : '_';
+	sc[i] = 0;
+	snprintf(out, n, "%s%s", prefix, sc);
+}
+
+/* The CDF of h in µs: points (x, y), with a 0 at the first bucket's lower
+ * bound; returns the number of points (x, y hold 2 * h->n + 1). */
+static size_t hist_cdf(const struct st_hist *h, double *x, double *y)
+{
+	uint64_t tot = st_hist_total(h), cum = 0;
+	size_t n = 0;
+	for (size_t j = 0; j < h->n; j++) {
+		if (!h->b[j].count)
+			continue;
+		if (n == 0 && h->b[j].lo > 0) {
+			x[n] = h->b[j].lo / 1000.0;
+			y[n++] = 0;
+		}
+		cum += h->b[j].count;
+		x[n] = (h->b[j].hi > h->b[j].lo ? h->b[j].hi : h->b[j].lo) / 1000.0;
+		y[n++] = (double)cum / (double)tot;
+	}
+	return n;
+}
+
+/* Class cls's latency histogram over the non-failed runs of kernel, scen. */
+static void pooled_hist(const struct results *res, const char *kernel, const char *scen,
+			const char *cls, struct st_hist *h)
+{
+	st_hist_init(h);
+	for (size_t i = 0; i < res->n; i++) {
+		const struct run *r = &res->r[i];
+		if (strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) ||
+		    r->status == RUN_FAILED)
+			continue;
+		const struct wclass *c = workload_class(&r->wl, cls);
+		if (c && st_hist_merge(h, &c->lat.hist))
+			fatal("out of memory");
+	}
+}
+
+int plot_latency(const struct results *res, const char *outdir, const char *scen,
+		 char *name, size_t namesz, const char **cls_out)
+{
+	const char *cls = headline_class(res, scen);
+	*cls_out = cls;
+	if (!cls)
+		return -1;
+	plot_name("plot-latency-", scen, name, namesz);
+	struct series *s = xcalloc(res->nk, sizeof(*s));
+	size_t ns = 0;
+	for (size_t k = 0; k < res->nk; k++) {
+		struct st_hist h;
+		pooled_hist(res, res->kernels[k], scen, cls, &h);
+		if (st_hist_total(&h)) {
+			double *x = xmalloc((2 * h.n + 1) * sizeof(*x));
+			double *y = xmalloc((2 * h.n + 1) * sizeof(*y));
+			s[ns] = (struct series){ res->kernels[k], x, y, hist_cdf(&h, x, y) };
+			ns++;
+		}
+		st_hist_free(&h);
+	}
+	char title[256];
+	snprintf(title, sizeof(title), "%s: %s-class fault latency CDF (runs pooled)", scen, cls);
+	int rc = ns ? plot_cdf(outdir, name, title, "fault latency (µs)", s, ns) : -1;
+	for (size_t i = 0; i < ns; i++) {
+		free((double *)s[i].x);
+		free((double *)s[i].y);
+	}
+	free(s);
+	return rc;
+}
+
+/* The entries of l that have a counter: their indices (idx) and names;
+ * returns how many (idx and name hold l->n). */
+static size_t list_columns(const struct row_list *l, size_t *idx, const char **name)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->counter[i], NO_ROW)) {
+			idx[n] = i;
+			name[n++] = l->name[i];
+		}
+	return n;
+}
+
+/* Median over runs of a module counter's delta (NaN when no run has it). */
+static double counter_median(const struct results *res, const char *kernel, const char *scen,
+			     const char *counter)
+{
+	struct row r = { .src = SRC_COUNTER, .counter = counter };
+	return cell_of(res, kernel, scen, &r, NULL).s.median;
+}
+
+int plot_causes(const struct results *res, const char *outdir)
+{
+	const struct row_list *l = &fallback_causes;
+	size_t nrows = res->ns * res->nk, *idx = xcalloc(l->n, sizeof(*idx));
+	const char **col = xcalloc(l->n, sizeof(*col));
+	size_t ncols = list_columns(l, idx, col);
+	char **rl = xcalloc(nrows, sizeof(*rl));
+	double *v = xcalloc(nrows * ncols, sizeof(*v));
+	for (size_t s = 0; s < res->ns; s++)
+		for (size_t k = 0; k < res->nk; k++) {
+			size_t row = s * res->nk + k;
+			rl[row] = xasprintf("%s %s", res->scenarios[s], res->kernels[k]);
+			for (size_t c = 0; c < ncols; c++)
+				v[row * ncols + c] = counter_median(res, res->kernels[k],
+								    res->scenarios[s],
+								    l->counter[idx[c]]);
+		}
+	int rc = plot_bars(outdir, "plot-fallback-causes",
+			   "mmap_lock acquisitions by fault fallbacks, by cause (median of runs)",
+			   "mmap_lock fallbacks", 1, (const char *const *)rl, nrows, col, ncols, v);
+	for (size_t i = 0; i < nrows; i++)
+		free(rl[i]);
+	free(rl);
+	free(idx);
+	free(col);
+	free(v);
+	return rc;
+}
+
+int plot_attempts(const struct results *res, const char *outdir, const char *scen,
+		  char *name, size_t namesz)
+{
+	const struct row_list *l = &attempt_counts;
+	size_t *idx = xcalloc(l->n, sizeof(*idx));
+	const char **rl = xcalloc(l->n, sizeof(*rl));
+	size_t na = list_columns(l, idx, rl);
+	double *v = xcalloc(na * res->nk, sizeof(*v));
+	plot_name("plot-attempts-", scen, name, namesz);
+	for (size_t a = 0; a < na; a++)
+		for (size_t k = 0; k < res->nk; k++)
+			v[a * res->nk + k] = counter_median(res, res->kernels[k], scen,
+							    l->counter[idx[a]]);
+	char title[256];
+	snprintf(title, sizeof(title), "%s: attempts per fault (median of runs)", scen);
+	int rc = plot_bars(outdir, name, title, "faults", 0, rl, na,
+			   (const char *const *)res->kernels, res->nk, v);
+	free(idx);
+	free(rl);
+	free(v);
 	return rc;
 }

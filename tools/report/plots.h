@@ -1,26 +1,25 @@
-/* plots: write gnuplot data + script next to the report and run gnuplot
- * (SVG terminal).  Each function returns 0 when BASE.svg was written. */
+/* plots: the report's plots.  Each is written as gnuplot data (BASE.dat) and
+ * script (BASE.gp) next to the report, and gnuplot is run on it (SVG
+ * terminal).  Each function returns 0 when BASE.svg was written; a failed
+ * plot is warned about. */
 #ifndef RS_PLOTS_H
 #define RS_PLOTS_H
 
+#include "runs.h"
+
 #include <stddef.h>
 
-struct series {
-	const char *title;
-	const double *x, *y;
-	size_t n;
-};
+/* plot-latency-<scenario>: CDF of the headline class's fault latency, runs
+ * pooled per kernel.  name gets the plot's base name, *cls the class. */
+int plot_latency(const struct results *res, const char *outdir, const char *scen,
+		 char *name, size_t namesz, const char **cls);
 
-/* Step lines y(x), log x axis (x must be > 0). */
-int plot_cdf(const char *outdir, const char *base, const char *title, const char *xlabel,
-	     const struct series *s, size_t ns);
+/* plot-fallback-causes: mmap_lock fallbacks by cause, stacked, one bar per
+ * scenario and kernel (medians of runs). */
+int plot_causes(const struct results *res, const char *outdir);
 
-/* Bars: one row per bar position (rowlabels), one value per column
- * (collabels); stacked: columns stacked in one bar per row; otherwise
- * clustered: one bar per column inside each row's cluster.  v is
- * nrows * ncols, row-major; NaN is drawn as 0. */
-int plot_bars(const char *outdir, const char *base, const char *title, const char *ylabel,
-	      int stacked, const char *const *rowlabels, size_t nrows,
-	      const char *const *collabels, size_t ncols, const double *v);
+/* plot-attempts-<scenario>: faults by attempts, one bar per kernel. */
+int plot_attempts(const struct results *res, const char *outdir, const char *scen,
+		  char *name, size_t namesz);
 
 #endif

@@ -1,0 +1,452 @@
+/* measures.c: the report's rows as static tables, their check against
+ * module/names.h, and their evaluation over runs; see measures.h. */
+#include "measures.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the tables ---- */
+
+/* The fallback counter of every cause, indexed by enum rs_cause.  A cause
+ * added to names.h without an entry here stops rs-report (measures_check). */
+static const char *const fallback_counter[RS_NCAUSES] = {
+	[RS_CAUSE_NONE] = NO_ROW,
+	[RS_CAUSE_VMA_ABORT] = "fallback_vma_abort",
+	[RS_CAUSE_FILE_IO] = "fallback_after_file_io",
+	[RS_CAUSE_SWAP_IO] = "fallback_after_swap_io",
+	[RS_CAUSE_OTHER_RETRY] = "fallback_after_other_retry",
+	[RS_CAUSE_NO_VMA_LOCK] = "fallback_no_vma_lock",
+};
+
+const struct row_list fallback_causes = { RS_NCAUSES, rs_cause_name, rs_cause_name,
+					  fallback_counter };
+
+static const char *const attempt_name[] = { "1", "2", "3", "4+" };
+static const char *const attempt_text[] = { "1 attempt", "2 attempts", "3 attempts",
+					    "4+ attempts" };
+static const char *const attempt_counter[] = { "attempts_1", "attempts_2", "attempts_3",
+					       "attempts_4plus" };
+const struct row_list attempt_counts = { 4, attempt_name, attempt_text, attempt_counter };
+
+#define SECTION(text) { .label = text, .src = SRC_SECTION }
+#define COUNTER(text, name) { .label = text, .src = SRC_COUNTER, .counter = name }
+#define VMSTAT(name) { .label = name, .src = SRC_VMSTAT, .counter = name }
+#define LOCK(text, m, fig) { .label = text, .src = SRC_MMAP_LOCK, .mode = m, .lock = fig }
+#define LOCK_BUCKET(text, m, b) \
+	{ .label = text, .src = SRC_MMAP_LOCK, .mode = m, .lock = LOCK_WAITS_IN, .bucket = b }
+#define LATENCY(text, q) { .label = text, .src = SRC_LATENCY, .per_class = 1, .quantile = q }
+#define WORKLOAD(text, fig) { .label = text, .src = SRC_WORKLOAD, .wl = fig }
+#define LOCK_ROWS(mode, m)                                                  \
+	LOCK(mode " acquisitions", m, LOCK_ACQUIRE),                        \
+	LOCK(mode " total wait (µs)", m, LOCK_WAIT_US),                     \
+	LOCK(mode " avg wait (µs)", m, LOCK_AVG_US),                        \
+	LOCK_BUCKET(mode " waits [1000, 10000) µs", m, RS_WAIT_1_10ms),     \
+	LOCK_BUCKET(mode " waits [10000, 100000) µs", m, RS_WAIT_10_100ms), \
+	LOCK(mode " max wait (µs)", m, LOCK_MAX_US)
+
+/* A scenario's table, top to bottom ("other module counters" follow). */
+const struct row scenario_rows[] = {
+	SECTION("**faults and retries** (module counters, delta over the run)"),
+	COUNTER("user faults", "user_faults"),
+	COUNTER("major faults", "major_faults"),
+	{ .label = "VM_FAULT_RETRY returns (filemap + swap)", .src = SRC_COUNTER,
+	  .counter = "filemap_fault_retry", .plus = "swap_fault_retry" },
+	COUNTER("retries kept on the VMA lock", "retry_kept_vma_lock"),
+	COUNTER("&nbsp;&nbsp;kept after file I/O", "retry_kept_after_file_io"),
+	COUNTER("&nbsp;&nbsp;kept after swap I/O", "retry_kept_after_swap_io"),
+	COUNTER("mmap_lock fallbacks", "mmap_lock_fallback"),
+	{ .label = "&nbsp;&nbsp;fallback: ", .src = SRC_COUNTER, .each = &fallback_causes },
+	{ .label = "fallbacks per 1,000 major faults", .src = SRC_COUNTER,
+	  .counter = "mmap_lock_fallback", .per = "major_faults" },
+	SECTION("**attempts per fault**"),
+	{ .label = "faults with ", .src = SRC_COUNTER, .each = &attempt_counts },
+	{ .label = "max attempts (value after the run)", .src = SRC_COUNTER_AFTER,
+	  .counter = "attempts_max" },
+	SECTION("**mmap_lock** (trace.json, workload tasks; module counters without it)"),
+	LOCK_ROWS("read", LOCK_READ),
+	LOCK_ROWS("write", LOCK_WRITE),
+	SECTION("**fault latency** (µs, per class; thread histograms merged per run)"),
+	LATENCY("p50", 0.5),
+	LATENCY("p99", 0.99),
+	LATENCY("p99.9", 0.999),
+	LATENCY("max", Q_MAX),
+	SECTION("**workload**"),
+	WORKLOAD("throughput (ops/s)", WL_THROUGHPUT),
+	{ .label = "ops", .src = SRC_CLASS_OPS, .per_class = 1 },
+	WORKLOAD("faults per second", WL_FAULTS_PER_S),
+	WORKLOAD("wall time (s)", WL_WALL_S),
+	WORKLOAD("errors (all classes)", WL_ERRORS),
+	SECTION("**/proc/vmstat** (delta)"),
+	VMSTAT("pgfault"),
+	VMSTAT("pgmajfault"),
+	VMSTAT("pswpin"),
+	VMSTAT("pswpout"),
+	VMSTAT("vma_lock_success"),
+	VMSTAT("vma_lock_abort"),
+	VMSTAT("vma_lock_retry"),
+	COUNTER("probe_nmissed (module)", "probe_nmissed"),
+};
+const size_t scenario_nrows = sizeof(scenario_rows) / sizeof(*scenario_rows);
+
+const struct row key_rows[NKEY_ROWS] = {
+	[KEY_FALLBACKS] = COUNTER("mmap_lock fallbacks", "mmap_lock_fallback"),
+	[KEY_KEPT] = COUNTER("retries kept on the VMA lock", "retry_kept_vma_lock"),
+	[KEY_P99] = { .label = "hi-thread p99 fault latency (µs)", .src = SRC_LATENCY,
+		      .per_class = 1, .quantile = 0.99 },
+	[KEY_THROUGHPUT] = WORKLOAD("throughput (ops/s)", WL_THROUGHPUT),
+	[KEY_ATTEMPTS_MAX] = { .label = "max attempts", .src = SRC_COUNTER_AFTER,
+			       .counter = "attempts_max" },
+};
+
+/* Module counters that no row reads and that get no "other module
+ * counters" row either: the per-VMA lock counters have the kernel's own in
+ * the /proc/vmstat rows; the calls and the retries kept (_retry_vma) of
+ * filemap_fault and do_swap_page are in the fault rows' figures. */
+static const char *const not_shown[] = {
+	"vma_lock_success", "vma_lock_abort", "vma_lock_retry", "filemap_fault_calls",
+	"filemap_fault_retry_vma", "swap_fault_calls", "swap_fault_retry_vma",
+};
+
+/* ---- names ---- */
+
+static const char *const lock_mode_name[LOCK_NMODES] = { "read", "write" };
+
+/* The module counters of an mmap_lock mode: acquisitions, total wait, and
+ * (which = 2 + bucket) one wait bucket. */
+static void lock_counter(enum lock_mode m, int which, char *buf, size_t n)
+{
+	if (which == 0)
+		snprintf(buf, n, "mmap_lock_%s_acquire", lock_mode_name[m]);
+	else if (which == 1)
+		snprintf(buf, n, "mmap_lock_%s_wait_ns", lock_mode_name[m]);
+	else
+		snprintf(buf, n, "mmap_lock_%s_wait_%s", lock_mode_name[m],
+			 rs_wait_bucket_name[which - 2]);
+}
+
+static void check_counter(const char *name, const char *where)
+{
+	if (name && *name && !rs_counter_known(name))
+		fatal("internal: %s names counter \"%s\", which module/names.h does not have "
+		      "(renamed? update tools/report/measures.c)",
+		      where, name);
+}
+
+static void check_rows(const struct row *rows, size_t n, const char *table)
+{
+	char buf[128];
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		if (r->src == SRC_COUNTER || r->src == SRC_COUNTER_AFTER) {
+			check_counter(r->counter, table);
+			check_counter(r->plus, table);
+			check_counter(r->per, table);
+			if (!r->counter && !r->each)
+				fatal("internal: %s: row \"%s\" reads no counter", table, r->label);
+		}
+		for (int w = 0; r->src == SRC_MMAP_LOCK && w < 2 + (r->lock == LOCK_WAITS_IN);
+		     w++) {
+			lock_counter(r->mode, w < 2 ? w : 2 + (int)r->bucket, buf, sizeof(buf));
+			check_counter(buf, table);
+		}
+	}
+}
+
+static void check_list(const struct row_list *l, const char *what)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		if (!l->counter[i])
+			fatal("internal: %s \"%s\" has no counter in tools/report/measures.c", what,
+			      l->name[i]);
+		check_counter(l->counter[i], what);
+	}
+}
+
+void measures_check(void)
+{
+	check_rows(scenario_rows, scenario_nrows, "scenario_rows[]");
+	check_rows(key_rows, NKEY_ROWS, "key_rows[]");
+	check_list(&fallback_causes, "fallback cause");
+	check_list(&attempt_counts, "attempts count");
+	for (size_t i = 0; i < sizeof(not_shown) / sizeof(*not_shown); i++)
+		check_counter(not_shown[i], "not_shown[]");
+}
+
+static int list_has(const struct row_list *l, const char *name)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		if (!strcmp(l->counter[i], name))
+			return 1;
+	return 0;
+}
+
+static int eq(const char *a, const char *b)
+{
+	return a && !strcmp(a, b);
+}
+
+int measures_counter_shown(const char *name)
+{
+	char buf[128];
+	for (size_t i = 0; i < scenario_nrows; i++) {
+		const struct row *r = &scenario_rows[i];
+		if ((r->src == SRC_COUNTER || r->src == SRC_COUNTER_AFTER) &&
+		    (eq(r->counter, name) || eq(r->plus, name) || eq(r->per, name) ||
+		     list_has(r->each, name)))
+			return 1;
+	}
+	/* the acquisitions and the total wait; the wait buckets keep their
+	 * rows among the other counters */
+	for (int m = 0; m < LOCK_NMODES; m++)
+		for (int w = 0; w < 2; w++) {
+			lock_counter((enum lock_mode)m, w, buf, sizeof(buf));
+			if (!strcmp(buf, name))
+				return 1;
+		}
+	for (size_t i = 0; i < sizeof(not_shown) / sizeof(*not_shown); i++)
+		if (!strcmp(not_shown[i], name))
+			return 1;
+	return 0;
+}
+
+/* ---- the value of a row in one run ---- */
+
+/* mmap_lock acquisitions and waits: the workload's tasks in trace.json when
+ * the run has one, otherwise the module's counters (no max wait there). */
+static double lock_value(const struct row *row, const struct run *r)
+{
+	double acq, wait_ns, in_bucket, max_ns = NAN;
+	if (r->tr.have_mmap_lock) {
+		const struct trace_mode *t = &r->tr.mode[row->mode];
+		acq = t->acquire;
+		wait_ns = t->wait_ns_total;
+		in_bucket = t->hist[row->bucket];
+		max_ns = t->wait_ns_max;
+	} else {
+		char name[128];
+		lock_counter(row->mode, 0, name, sizeof(name));
+		acq = counter_delta(&r->stats, name);
+		lock_counter(row->mode, 1, name, sizeof(name));
+		wait_ns = counter_delta(&r->stats, name);
+		lock_counter(row->mode, 2 + (int)row->bucket, name, sizeof(name));
+		in_bucket = counter_delta(&r->stats, name);
+	}
+	switch (row->lock) {
+	case LOCK_ACQUIRE:
+		return acq;
+	case LOCK_WAIT_US:
+		return wait_ns / 1000.0;
+	case LOCK_AVG_US:
+		return acq > 0 ? wait_ns / 1000.0 / acq : NAN;
+	case LOCK_WAITS_IN:
+		return in_bucket;
+	case LOCK_MAX_US:
+		return max_ns / 1000.0;
+	}
+	return NAN;
+}
+
+/* Latency of one class in ns: quantile over its (thread-merged) buckets,
+ * clamped to the observed min/max; the reported quantile when there are no
+ * buckets; Q_MAX means the max. */
+static double class_latency_ns(const struct wclass *c, double q)
+{
+	const struct latency *l = &c->lat;
+	if (!l->present)
+		return NAN;
+	if (q < 0)
+		return l->max;
+	double v;
+	if (st_hist_total(&l->hist) > 0) {
+		v = st_hist_quantile(&l->hist, q);
+		if (!isnan(l->min) && v < l->min)
+			v = l->min;
+		if (!isnan(l->max) && v > l->max)
+			v = l->max;
+	} else {
+		v = q == 0.5 ? l->p50 : q == 0.9 ? l->p90 : q == 0.99 ? l->p99 : q == 0.999 ? l->p999 : NAN;
+	}
+	return v;
+}
+
+static double workload_value(enum wl_figure fig, const struct workload *w)
+{
+	if (!w->present)
+		return NAN;
+	switch (fig) {
+	case WL_THROUGHPUT:
+		return w->throughput;
+	case WL_WALL_S:
+		return w->wall_s;
+	case WL_FAULTS_PER_S:
+		return w->faults_per_s;
+	case WL_ERRORS: {
+		double s = 0;
+		int any = 0;
+		for (size_t i = 0; i < w->n; i++)
+			if (!isnan(w->c[i].errors)) {
+				s += w->c[i].errors;
+				any = 1;
+			}
+		return any ? s : NAN;
+	}
+	}
+	return NAN;
+}
+
+static double counter_value(const struct row *row, const struct run *r)
+{
+	double v = counter_delta(&r->stats, row->counter);
+	if (row->plus)
+		return v + counter_delta(&r->stats, row->plus);
+	if (row->per) {
+		double d = counter_delta(&r->stats, row->per);
+		return d > 0 ? 1000.0 * v / d : NAN;
+	}
+	return v;
+}
+
+double row_value(const struct row *row, const char *cls, const struct run *r)
+{
+	const struct wclass *c;
+	switch (row->src) {
+	case SRC_SECTION:
+		return NAN;
+	case SRC_COUNTER:
+		return counter_value(row, r);
+	case SRC_COUNTER_AFTER:
+		return counter_after(&r->stats, row->counter);
+	case SRC_VMSTAT:
+		return counter_delta(&r->vmstat, row->counter);
+	case SRC_MMAP_LOCK:
+		return lock_value(row, r);
+	case SRC_LATENCY:
+		c = workload_class(&r->wl, cls);
+		return c ? class_latency_ns(c, row->quantile) / 1000.0 : NAN;
+	case SRC_CLASS_OPS:
+		c = workload_class(&r->wl, cls);
+		return c ? c->ops : NAN;
+	case SRC_WORKLOAD:
+		return workload_value(row->wl, &r->wl);
+	}
+	return NAN;
+}
+
+struct row row_entry(const struct row *row, size_t i)
+{
+	struct row e = *row;
+	e.counter = row->each->counter[i];
+	e.each = NULL;
+	return e;
+}
+
+/* ---- over runs ---- */
+
+struct cell cell_of(const struct results *res, const char *kernel, const char *scen,
+		    const struct row *row, const char *cls)
+{
+	struct cell c = { { 0, NAN, NAN, NAN }, 0 };
+	double *v = xmalloc(res->n * sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct run *r = &res->r[i];
+		if (strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) || r->status == RUN_FAILED)
+			continue;
+		double x = row_value(row, cls, r);
+		if (isnan(x))
+			continue;
+		v[n++] = x;
+		if (r->status == RUN_LOSSY)
+			c.lossy = 1;
+	}
+	c.s = st_summarize(v, n);
+	free(v);
+	return c;
+}
+
+double cell_median(const struct results *res, const char *kernel, const char *scen,
+		   const struct row *row, const char *cls)
+{
+	struct cell c = cell_of(res, kernel, scen, row, cls);
+	return c.s.n ? c.s.median : NAN;
+}
+
+void fmt_cell(const struct cell *c, char *buf, size_t n)
+{
+	char a[64], b[64], d[64];
+	if (c->s.n == 0)
+		snprintf(buf, n, "n/a");
+	else if (c->s.n == 1 || c->s.min == c->s.max)
+		snprintf(buf, n, "%s%s", fmt_num(c->s.median, a, sizeof(a)), c->lossy ? DAGGER : "");
+	else
+		snprintf(buf, n, "%s [%s–%s]%s", fmt_num(c->s.median, a, sizeof(a)),
+			 fmt_num(c->s.min, b, sizeof(b)), fmt_num(c->s.max, d, sizeof(d)),
+			 c->lossy ? DAGGER : "");
+}
+
+void fmt_ratio(const struct cell *k, const struct cell *base, char *buf, size_t n)
+{
+	if (base->s.n == 0 || k->s.n == 0 || base->s.median == 0)
+		snprintf(buf, n, "—");
+	else
+		snprintf(buf, n, "%.3g%s", k->s.median / base->s.median,
+			 k->lossy || base->lossy ? DAGGER : "");
+}
+
+/* ---- classes ---- */
+
+static const char *const class_order[] = { "hi", "io", "swap", "writer", "same", "fork", "minor" };
+
+static int known_class(const char *name)
+{
+	for (size_t o = 0; o < sizeof(class_order) / sizeof(*class_order); o++)
+		if (!strcmp(class_order[o], name))
+			return 1;
+	return 0;
+}
+
+static int scenario_has_class(const struct results *res, const char *scen, const char *cls)
+{
+	for (size_t i = 0; i < res->n; i++)
+		if (!strcmp(res->r[i].scenario, scen) && workload_class(&res->r[i].wl, cls))
+			return 1;
+	return 0;
+}
+
+size_t scenario_classes(const struct results *res, const char *scen, const char ***out)
+{
+	const char **v = NULL;
+	size_t n = 0;
+	for (size_t o = 0; o < sizeof(class_order) / sizeof(*class_order); o++)
+		if (scenario_has_class(res, scen, class_order[o])) {
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = class_order[o];
+		}
+	for (size_t i = 0; i < res->n; i++) {
+		const struct run *r = &res->r[i];
+		if (strcmp(r->scenario, scen))
+			continue;
+		for (size_t c = 0; c < r->wl.n; c++) {
+			const char *name = r->wl.c[c].name;
+			int dup = known_class(name);
+			for (size_t k = 0; k < n; k++)
+				dup |= !strcmp(v[k], name);
+			if (dup)
+				continue;
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = name;
+		}
+	}
+	*out = v;
+	return n;
+}
+
+const char *headline_class(const struct results *res, const char *scen)
+{
+	const char **cls;
+	const char *first = scenario_classes(res, scen, &cls) ? cls[0] : NULL;
+	free(cls);
+	return first;
+}

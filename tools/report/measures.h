@@ -1,0 +1,134 @@
+/* measures: what rs-report shows, as static tables of rows, and how a row's
+ * value is read from one run and summarized over runs.
+ *
+ * A row names its source (a module counter, a /proc/vmstat field, the
+ * mmap_lock figures of trace.json, a workload class's latency, ...) and
+ * the few fields that source needs; every field has one meaning.  The
+ * tables are in measures.c: scenario_rows[] (a scenario's table, top to
+ * bottom) and key_rows[] (the headline's columns and the summary's figures).
+ * Every module counter a row names is checked against module/names.h by
+ * measures_check() when rs-report starts.
+ */
+#ifndef RS_MEASURES_H
+#define RS_MEASURES_H
+
+#include "rsnames.h"
+#include "runs.h"
+#include "stats.h"
+
+#include <stddef.h>
+
+#define DAGGER "†"
+
+enum row_source {
+	SRC_SECTION,       /* a section header: the label, no values */
+	SRC_COUNTER,       /* module counter: after - before (see plus, per) */
+	SRC_COUNTER_AFTER, /* module counter: its value after the run */
+	SRC_VMSTAT,        /* /proc/vmstat field: after - before */
+	SRC_MMAP_LOCK,     /* trace.json's mmap_lock.workload, else module counters */
+	SRC_LATENCY,       /* a workload class's fault latency (µs) */
+	SRC_CLASS_OPS,     /* a workload class's ops */
+	SRC_WORKLOAD,      /* a top-level figure of workload.json */
+};
+
+enum lock_mode { LOCK_READ, LOCK_WRITE, LOCK_NMODES };
+
+/* SRC_MMAP_LOCK figures: from trace.json, or from the module counters
+ * mmap_lock_<mode>_acquire, _wait_ns and _wait_<bucket> without it. */
+enum lock_figure {
+	LOCK_ACQUIRE,   /* acquisitions that waited in start_locking */
+	LOCK_WAIT_US,   /* their total wait (µs) */
+	LOCK_AVG_US,    /* total wait / acquisitions (µs) */
+	LOCK_WAITS_IN,  /* acquisitions whose wait fell in bucket */
+	LOCK_MAX_US,    /* the longest wait (µs; trace.json only) */
+};
+
+enum wl_figure { WL_THROUGHPUT, WL_WALL_S, WL_FAULTS_PER_S, WL_ERRORS };
+
+/* SRC_LATENCY quantile of the largest fault (the class's max). */
+#define Q_MAX (-1.0)
+
+/* A list that one row is expanded over: entry i gives a row whose label is
+ * the row's label followed by text[i], reading counter[i]. */
+struct row_list {
+	size_t n;
+	const char *const *name;    /* entry's short name (a plot's bar label) */
+	const char *const *text;    /* appended to the row's label */
+	const char *const *counter; /* the module counter the entry's row reads;
+				     * NO_ROW: the entry has no row (and no bar) */
+};
+#define NO_ROW ""
+
+struct row {
+	/* First column.  per_class: follows the class name and a space;
+	 * each: followed by the entry's text. */
+	const char *label;
+	enum row_source src;
+	/* SRC_COUNTER, SRC_COUNTER_AFTER: module counter (names.h);
+	 * SRC_VMSTAT: the /proc/vmstat field. */
+	const char *counter;
+	const char *plus;            /* SRC_COUNTER: a second counter added to counter */
+	const char *per;             /* SRC_COUNTER: value is 1000 * counter / per */
+	const struct row_list *each; /* SRC_COUNTER: one row per entry (its counter) */
+	int per_class;               /* SRC_LATENCY, SRC_CLASS_OPS: one row per class of
+				      * the scenario; consecutive per_class rows repeat
+				      * as a group, class by class */
+	double quantile;             /* SRC_LATENCY: 0.5, 0.99, 0.999 or Q_MAX */
+	enum lock_mode mode;         /* SRC_MMAP_LOCK */
+	enum lock_figure lock;       /* SRC_MMAP_LOCK */
+	enum rs_wait_bucket bucket;  /* SRC_MMAP_LOCK, LOCK_WAITS_IN */
+	enum wl_figure wl;           /* SRC_WORKLOAD */
+};
+
+extern const struct row scenario_rows[];
+extern const size_t scenario_nrows;
+
+/* The headline's columns (KEY_FALLBACKS .. KEY_THROUGHPUT, in this order)
+ * and the summary's figures.  KEY_P99 is per_class. */
+enum key_row { KEY_FALLBACKS, KEY_KEPT, KEY_P99, KEY_THROUGHPUT, KEY_ATTEMPTS_MAX, NKEY_ROWS };
+#define NHEADLINE_COLS (KEY_THROUGHPUT + 1)
+extern const struct row key_rows[NKEY_ROWS];
+
+/* mmap_lock fallbacks by cause (every cause of names.h but none) and faults
+ * by attempts: the rows' lists, and the plots' bars. */
+extern const struct row_list fallback_causes, attempt_counts;
+
+/* Exit (fatal) unless every module counter named by a row, a list or the
+ * mmap_lock figures is in module/names.h, and every cause has a row. */
+void measures_check(void);
+
+/* 1 when a row of scenario_rows reads module counter name (or the report
+ * leaves it out on purpose): it gets no "other module counters" row. */
+int measures_counter_shown(const char *name);
+
+/* One row's value in one run; NaN when the run lacks it.  cls: the class
+ * of a per_class row (else ignored).  A row with each must be expanded
+ * first (row_entry). */
+double row_value(const struct row *row, const char *cls, const struct run *r);
+/* Entry i of row->each as a plain row (its counter, no list). */
+struct row row_entry(const struct row *row, size_t i);
+
+struct cell {
+	struct st_summary s; /* median, min, max over the runs with a value */
+	int lossy;           /* a lossy run contributed */
+};
+
+/* The row over the non-failed runs of kernel and scen. */
+struct cell cell_of(const struct results *res, const char *kernel, const char *scen,
+		    const struct row *row, const char *cls);
+/* The cell's median, NaN when no run has a value. */
+double cell_median(const struct results *res, const char *kernel, const char *scen,
+		   const struct row *row, const char *cls);
+/* "median [min–max]" (just the median when all are equal), "n/a", † when lossy. */
+void fmt_cell(const struct cell *c, char *buf, size_t n);
+/* kernel median / baseline median, 3 significant digits; "—" when undefined. */
+void fmt_ratio(const struct cell *k, const struct cell *base, char *buf, size_t n);
+
+/* The workload classes of a scenario: the known ones (hi io swap writer
+ * same fork minor) in that order, then the others as first seen.  The
+ * names live as long as res; free() the array. */
+size_t scenario_classes(const struct results *res, const char *scen, const char ***out);
+/* The scenario's first class (the headline's latency class), or NULL. */
+const char *headline_class(const struct results *res, const char *scen);
+
+#endif

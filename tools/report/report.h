@@ -1,0 +1,21 @@
+/* report: report.md, one function per section (title and kernels, marked
+ * kernels, headline, summary, safety, one section per scenario,
+ * definitions). */
+#ifndef RS_REPORT_H
+#define RS_REPORT_H
+
+#include "runs.h"
+#include "util.h"
+
+#include <stdio.h>
+
+/* The whole report into f; plots go to outdir; head is the headline table
+ * (summary.h), printed to stdout as well by the caller. */
+void write_report(const struct results *res, const char *outdir, FILE *f,
+		  const struct sbuf *head);
+
+/* The lossy and failed runs (and runs with lost trace events) of scen, or
+ * of all scenarios when scen is NULL, as a markdown list. */
+void run_lists(const struct results *res, const char *scen, struct sbuf *b);
+
+#endif
