@@ -51,6 +51,19 @@ expect_fail() {
 		nok "$d" "message lacks '$msg': $(cat "$tmp/err")"
 	fi
 }
+# expect_usage description expected-message command...: exit 2, one line on stderr
+expect_usage() {
+	local d=$1 msg=$2 rc=0
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" != 2 ]; then
+		nok "$d" "exit $rc, want 2: $(cat "$tmp/err")"
+	elif [ "$(wc -l <"$tmp/err")" != 1 ] || ! grep -qF -- "$msg" "$tmp/err"; then
+		nok "$d" "want one line with '$msg': $(cat "$tmp/err")"
+	else
+		ok "$d"
+	fi
+}
 # jq-like: jget FILE EXPR (python expression on d)
 jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(eval(sys.argv[2])))' "$1" "$2"; }
 jeq() { # description file expr expected-json
@@ -131,8 +144,8 @@ contains "  the summary names the tie and its figure" "$mv4/report.md" \
 contains "  the selftest table counts v2" "$mv4/report.md" "| v2 | 0 | 1 | 1 | 0 | 1 | 0 | cow (fail, pass on stock), mremap_test (oops, pass on stock) | none |"
 contains "  a kernel without selftests says so" "$mv4/report.md" "| anon-only | — | — | — | — | — | — | selftests not run | |"
 contains "  v2 is marked at the top" "$mv4/report.md" "- **v2: kernel oops/BUG/WARNING during selftests: mremap_test; fails selftests that pass on stock:"
-top=$(grep -n '^## Marked kernels' "$mv4/report.md" | cut -d: -f1) head=$(grep -n '^## Headline' "$mv4/report.md" | cut -d: -f1)
-check "  the marks come before the headline ($top < $head)" [ "${top:-999}" -lt "${head:-0}" ]
+marks_at=$(grep -n '^## Marked kernels' "$mv4/report.md" | cut -d: -f1) head=$(grep -n '^## Headline' "$mv4/report.md" | cut -d: -f1)
+check "  the marks come before the headline ($marks_at < $head)" [ "${marks_at:-999}" -lt "${head:-0}" ]
 lacks "  patched is not marked for an oops" "$mv4/report.md" "- **patched: kernel oops"
 contains "  a pass with more failing TAP cases than stock is worse, and marked" "$mv4/report.md" \
 	"- **patched: fails selftests that pass on stock: cow (1 failing cases, 0 on stock)**"
@@ -173,6 +186,61 @@ rm -rf "$bad" && cp -r "$fx/results" "$bad"
 echo "no equals sign" >>"$bad/stock/file-io/1/meta"
 expect_fail "malformed meta" "stock/file-io/1/meta:8: malformed meta line" \
 	"$bin/rs-report" "$bad" -o "$tmp/x.md"
+
+# ---- the command lines (getopt_long: --opt VALUE and --opt=VALUE) ----
+for p in rs-report rs-trace; do
+	if "$bin/$p" --help >"$tmp/help" 2>&1 && grep -q '^Examples:' "$tmp/help" && grep -q -- '-o, --output FILE' "$tmp/help"; then
+		ok "$p --help: exit 0, options and examples"
+	else
+		nok "$p --help: exit 0, options and examples" "$(head -5 "$tmp/help")"
+	fi
+	expect_usage "$p: unknown option" "unknown option '--bogus'" "$bin/$p" --bogus
+	expect_usage "$p: unknown short option" "unknown option '-x'" "$bin/$p" -x
+	expect_usage "$p: -o without its value" "option '-o' needs a value" "$bin/$p" x -o
+	expect_usage "$p: --output= empty" "--output: empty value" "$bin/$p" x --output=
+	expect_usage "$p: a value to a flag" "option '--help' takes no value" "$bin/$p" --help=yes
+	expect_usage "$p: two operands" "more than one" "$bin/$p" a b
+	expect_usage "$p: no operand" "given (see $p --help)" "$bin/$p"
+done
+expect_usage "rs-report: --kernels without its value" "option '--kernels' needs a value" "$bin/rs-report" "$res" --kernels
+expect_usage "rs-report: --kernels names nothing" "--kernels: no kernel named in ' , '" "$bin/rs-report" "$res" --kernels ' , '
+expect_usage "rs-report: --baseline= empty" "--baseline: empty value" "$bin/rs-report" "$res" --baseline=
+"$bin/rs-report" "$res" --kernels "patched stock" -o "$tmp/a.md" >"$tmp/a.txt"
+check "rs-report: --kernels=LIST --output=FILE, options before the operand" \
+	"$bin/rs-report" --kernels=patched,stock --output="$tmp/b.md" "$res"
+sed 's|^report: .*||' "$tmp/out" >"$tmp/b.txt"
+sed -i 's|^report: .*||' "$tmp/a.txt"
+check "  the same headline as with --kernels LIST -o FILE" cmp "$tmp/a.txt" "$tmp/b.txt"
+check "  and the same report.md" cmp "$tmp/a.md" "$tmp/b.md"
+contains "  the first of --kernels is the baseline" "$tmp/b.md" "| measure | patched | stock | ratio stock/patched |"
+check "rs-report: --baseline K (space form)" "$bin/rs-report" "$res" --kernels=patched,stock --baseline stock -o "$tmp/c.md"
+contains "  --baseline wins over --kernels" "$tmp/c.md" "| measure | stock | patched | ratio patched/stock |"
+"$bin/rs-trace" "$fx/trace/uprobe.dat" --comm-prefix fl-io -o "$tmp/t1.json"
+check "rs-trace: --comm-prefix=P --output=FILE" "$bin/rs-trace" --comm-prefix=fl-io --output="$tmp/t2.json" "$fx/trace/uprobe.dat"
+check "  the same JSON as --comm-prefix P -o FILE" cmp "$tmp/t1.json" "$tmp/t2.json"
+jeq "  fl-io only: fl-hi is not in by_comm" "$tmp/t2.json" 'sorted(d["mmap_lock"]["by_comm"])' '["fl-io"]'
+
+# ---- one list of names: module/names.h ----
+# A counter or cause renamed in names.h but still named by tools/report
+# must stop rs-report, not show 0 or n/a.  (Both spellings of names.h's
+# lists: X(name) / EM(id, "name") and RS_COUNTER(name) / RS_CAUSE(name).)
+nt=$tmp/names
+mkdir -p "$nt/module" "$nt/tools"
+cp "$top/module/names.h" "$nt/module/"
+cp -r "$bin" "$nt/tools/report"
+make -s -C "$nt/tools/report" clean >/dev/null
+sed -i -e 's/(retry_kept_vma_lock)/(retry_kept_on_vma_lock)/' \
+	-e 's/(vma_abort)/(vma_gone)/; s/"vma_abort"/"vma_gone"/' "$nt/module/names.h"
+if make -s -C "$nt/tools/report" rs-report >"$tmp/out" 2>&1; then
+	"$nt/tools/report/rs-report" "$res" -o "$tmp/x.md" >"$tmp/out" 2>"$tmp/err" && nok "names.h renames stop rs-report" "exited 0" || ok "names.h renames stop rs-report"
+	contains "  the renamed counter is named" "$tmp/err" 'names counter "retry_kept_vma_lock", which module/names.h does not have'
+	contains "  the renamed cause is named" "$tmp/err" 'fallback_counter[] names cause "vma_abort", which module/names.h does not have'
+	contains "  the new cause is named" "$tmp/err" 'cause "vma_gone" of module/names.h has no entry in fallback_counter[]'
+	contains "  and counted" "$tmp/err" "4 name(s) in tools/report/measures.c do not match module/names.h"
+else
+	nok "build tools/report with an edited names.h" "$(head -5 "$tmp/out")"
+fi
+rm -rf "$nt"
 
 # ---- rs-trace on real trace.dat fixtures ----
 tr=$fx/trace

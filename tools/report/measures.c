@@ -4,24 +4,32 @@
 #include "util.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- the tables ---- */
 
-/* The fallback counter of every cause, indexed by enum rs_cause.  A cause
- * added to names.h without an entry here stops rs-report (measures_check). */
-static const char *const fallback_counter[RS_NCAUSES] = {
-	[RS_CAUSE_NONE] = NO_ROW,
-	[RS_CAUSE_VMA_ABORT] = "fallback_vma_abort",
-	[RS_CAUSE_FILE_IO] = "fallback_after_file_io",
-	[RS_CAUSE_SWAP_IO] = "fallback_after_swap_io",
-	[RS_CAUSE_OTHER_RETRY] = "fallback_after_other_retry",
-	[RS_CAUSE_NO_VMA_LOCK] = "fallback_no_vma_lock",
+/* The fallback counter of every cause of names.h, by the cause's name.
+ * measures_init() stops rs-report when a cause has no entry here or an
+ * entry names no cause (renamed in names.h?). */
+static const struct {
+	const char *cause, *counter;
+} fallback_counter[] = {
+	{ "none", NO_ROW }, /* no fallback has no cause */
+	{ "vma_abort", "fallback_vma_abort" },
+	{ "file_io", "fallback_after_file_io" },
+	{ "swap_io", "fallback_after_swap_io" },
+	{ "other_retry", "fallback_after_other_retry" },
+	{ "no_vma_lock", "fallback_no_vma_lock" },
 };
+#define NFALLBACK (sizeof(fallback_counter) / sizeof(*fallback_counter))
 
+/* In names.h's order of the causes; filled by measures_init(). */
+static const char *cause_counter[RS_NCAUSES];
 const struct row_list fallback_causes = { RS_NCAUSES, rs_cause_name, rs_cause_name,
-					  fallback_counter };
+					  cause_counter };
 
 static const char *const attempt_name[] = { "1", "2", "3", "4+" };
 static const char *const attempt_text[] = { "1 attempt", "2 attempts", "3 attempts",
@@ -126,12 +134,25 @@ static void lock_counter(enum lock_mode m, int which, char *buf, size_t n)
 			 rs_wait_bucket_name[which - 2]);
 }
 
+static int name_errors; /* names that module/names.h does not have */
+
+static void name_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void name_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("rs-report: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	name_errors++;
+}
+
 static void check_counter(const char *name, const char *where)
 {
 	if (name && *name && !rs_counter_known(name))
-		fatal("internal: %s names counter \"%s\", which module/names.h does not have "
-		      "(renamed? update tools/report/measures.c)",
-		      where, name);
+		name_error("%s names counter \"%s\", which module/names.h does not have", where,
+			   name);
 }
 
 static void check_rows(const struct row *rows, size_t n, const char *table)
@@ -144,7 +165,7 @@ static void check_rows(const struct row *rows, size_t n, const char *table)
 			check_counter(r->plus, table);
 			check_counter(r->per, table);
 			if (!r->counter && !r->each)
-				fatal("internal: %s: row \"%s\" reads no counter", table, r->label);
+				name_error("%s: row \"%s\" reads no counter", table, r->label);
 		}
 		for (int w = 0; r->src == SRC_MMAP_LOCK && w < 2 + (r->lock == LOCK_WAITS_IN);
 		     w++) {
@@ -156,22 +177,43 @@ static void check_rows(const struct row *rows, size_t n, const char *table)
 
 static void check_list(const struct row_list *l, const char *what)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		if (!l->counter[i])
-			fatal("internal: %s \"%s\" has no counter in tools/report/measures.c", what,
-			      l->name[i]);
+	for (size_t i = 0; i < l->n; i++)
 		check_counter(l->counter[i], what);
-	}
 }
 
-void measures_check(void)
+/* cause_counter[] from fallback_counter[], both ways checked. */
+static void map_causes(void)
 {
+	for (size_t i = 0; i < NFALLBACK; i++) {
+		int c = rs_cause_index(fallback_counter[i].cause);
+		if (c < 0)
+			name_error("fallback_counter[] names cause \"%s\", which module/names.h "
+				   "does not have",
+				   fallback_counter[i].cause);
+		else
+			cause_counter[c] = fallback_counter[i].counter;
+	}
+	for (int c = 0; c < RS_NCAUSES; c++)
+		if (!cause_counter[c]) {
+			name_error("cause \"%s\" of module/names.h has no entry in fallback_counter[]",
+				   rs_cause_name[c]);
+			cause_counter[c] = NO_ROW;
+		}
+}
+
+void measures_init(void)
+{
+	map_causes();
 	check_rows(scenario_rows, scenario_nrows, "scenario_rows[]");
 	check_rows(key_rows, NKEY_ROWS, "key_rows[]");
-	check_list(&fallback_causes, "fallback cause");
-	check_list(&attempt_counts, "attempts count");
+	check_list(&fallback_causes, "fallback_counter[]");
+	check_list(&attempt_counts, "attempt_counter[]");
 	for (size_t i = 0; i < sizeof(not_shown) / sizeof(*not_shown); i++)
 		check_counter(not_shown[i], "not_shown[]");
+	if (name_errors)
+		fatal("%d name(s) in tools/report/measures.c do not match module/names.h "
+		      "(renamed there? rename them here too)",
+		      name_errors);
 }
 
 static int list_has(const struct row_list *l, const char *name)

@@ -7,7 +7,7 @@
  * tables are in measures.c: scenario_rows[] (a scenario's table, top to
  * bottom) and key_rows[] (the headline's columns and the summary's figures).
  * Every module counter a row names is checked against module/names.h by
- * measures_check() when rs-report starts.
+ * measures_init() when rs-report starts.
  */
 #ifndef RS_MEASURES_H
 #define RS_MEASURES_H
@@ -93,9 +93,10 @@ extern const struct row key_rows[NKEY_ROWS];
  * by attempts: the rows' lists, and the plots' bars. */
 extern const struct row_list fallback_causes, attempt_counts;
 
-/* Exit (fatal) unless every module counter named by a row, a list or the
- * mmap_lock figures is in module/names.h, and every cause has a row. */
-void measures_check(void);
+/* Map the causes of names.h to their fallback counters, and exit (fatal)
+ * unless every module counter named by a row, a list or the mmap_lock
+ * figures is in module/names.h and every cause has a counter.  First. */
+void measures_init(void);
 
 /* 1 when a row of scenario_rows reads module counter name (or the report
  * leaves it out on purpose): it gets no "other module counters" row. */

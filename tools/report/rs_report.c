@@ -1,15 +1,10 @@
 /* rs-report: turn a results directory into report.md and plots.
  *
- *   rs-report RESULTS_DIR [--kernels "stock rfc v2"] [--baseline stock]
- *             [-o report.md]
- *
- * --kernels orders the kernel columns (the first is the baseline unless
- * --baseline names another); kernels not listed follow, sorted.
- * RESULTS_DIR/<kernel>/<scenario>/<n>/ as written by scripts/capture (see
- * runs.h).  This file holds the options and main(); the report itself is
+ * This file holds the options (cli.c) and main(); the report itself is
  * report.c (sections), measures.c (rows), summary.c (headline, summary),
- * plots.c and selftests.c.
+ * plots.c and selftests.c, read from RESULTS_DIR by runs.c.
  */
+#include "cli.h"
 #include "measures.h"
 #include "report.h"
 #include "runs.h"
@@ -21,83 +16,121 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct opts {
-	const char *dir, *baseline, *out, *kernels;
-	char *outdir;
+enum { OPT_KERNELS, OPT_BASELINE, OPT_OUTPUT, OPT_HELP, NOPTS };
+
+static const struct cli_opt options[NOPTS] = {
+	[OPT_KERNELS] = { "kernels", 0, "LIST",
+			  "the kernel columns in this order (names separated\n"
+			  "by spaces or commas); the first is the baseline\n"
+			  "unless --baseline names another; kernels not\n"
+			  "listed follow, sorted" },
+	[OPT_BASELINE] = { "baseline", 0, "KERNEL",
+			   "the kernel of the ratio columns (default: the\n"
+			   "first of --kernels, else stock)" },
+	[OPT_OUTPUT] = { "output", 'o', "FILE",
+			 "the report (default RESULTS_DIR/report.md); its\n"
+			 "directory must exist; the plots go next to it" },
+	[OPT_HELP] = { "help", 'h', NULL, "this text" },
 };
 
-static void usage(FILE *f)
+static const struct cli cli = {
+	.prog = "rs-report",
+	.usage = "RESULTS_DIR [options]",
+	.about = "Reads RESULTS_DIR/<kernel>/<scenario>/<n>/ as scripts/capture writes it and\n"
+		 "writes report.md: per scenario and kernel every measure as \"median\n"
+		 "[min-max]\" over the runs that did not fail, with the ratio to the baseline;\n"
+		 "plot-*.{dat,gp,svg} (gnuplot) next to it.  Prints the headline table and\n"
+		 "the lossy or failed runs to stdout.  Exit status: 0 ok, 1 a missing or\n"
+		 "malformed input (named with file and line), 2 bad usage.\n",
+	.opts = options,
+	.nopts = NOPTS,
+	.examples = "  rs-report results/2026-12-04-variants --kernels \"stock rfc v2 anon-only\"\n"
+		    "      # four kernels, columns in this order, stock the baseline\n"
+		    "  rs-report results/2026-12-03-tcg --baseline=stock -o /tmp/tcg/report.md\n"
+		    "      # the report and its plots in /tmp/tcg\n"
+		    "  rs-report RESULTS --kernels=stock,v2 >headline.txt\n"
+		    "      # stock and v2 first, the other kernels after them\n",
+};
+
+struct opts {
+	const char *dir, *baseline, *out, *kernels;
+};
+
+static void set_option(void *ctx, int opt, const char *value)
 {
-	fprintf(f, "usage: rs-report RESULTS_DIR [--kernels \"stock rfc ...\"] [--baseline stock]\n"
-		   "                 [-o report.md]\n"
-		   "  RESULTS_DIR/<kernel>/<scenario>/<n>/ as written by scripts/capture;\n"
-		   "  writes report.md (default RESULTS_DIR/report.md) and plot-*.svg next to it,\n"
-		   "  prints the headline table to stdout.\n");
+	struct opts *o = ctx;
+	if (opt == CLI_OPERAND) {
+		if (o->dir)
+			cli_usage_error(&cli, "more than one RESULTS_DIR given ('%s', '%s')", o->dir,
+					value);
+		if (!*value)
+			cli_usage_error(&cli, "RESULTS_DIR is empty");
+		o->dir = value;
+		return;
+	}
+	cli_need_value(&cli, opt, value);
+	if (opt == OPT_KERNELS) {
+		if (!value[strspn(value, " ,")])
+			cli_usage_error(&cli, "--kernels: no kernel named in '%s'", value);
+		o->kernels = value;
+	} else if (opt == OPT_BASELINE) {
+		o->baseline = value;
+	} else if (opt == OPT_OUTPUT) {
+		o->out = value;
+	}
 }
 
-int main(int argc, char **argv)
+/* Order the kernels as the options say (fatal on a kernel without runs). */
+static void order_kernels(struct results *res, const struct opts *o)
 {
-	struct opts o = { NULL, NULL, NULL, NULL, NULL };
-	measures_check();
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--baseline") && i + 1 < argc)
-			o.baseline = argv[++i];
-		else if (!strncmp(argv[i], "--baseline=", 11))
-			o.baseline = argv[i] + 11;
-		else if (!strcmp(argv[i], "--kernels") && i + 1 < argc)
-			o.kernels = argv[++i];
-		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			o.out = argv[++i];
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "rs-report: unknown option %s\n", argv[i]);
-			usage(stderr);
-			return 2;
-		} else if (!o.dir)
-			o.dir = argv[i];
-		else {
-			fprintf(stderr, "rs-report: more than one RESULTS_DIR given\n");
-			return 2;
-		}
-	}
-	if (!o.dir) {
-		usage(stderr);
-		return 2;
-	}
-	struct results res;
-	results_load(&res, o.dir);
-	if (o.kernels && results_order(&res, o.kernels))
-		fatal("%s: --kernels \"%s\" names a kernel with no runs", o.dir, o.kernels);
-	if (!o.baseline)
-		o.baseline = res.kernels[0] && o.kernels ? res.kernels[0] : "stock";
-	if (results_baseline_first(&res, o.baseline))
-		fatal("%s: baseline kernel \"%s\" has no runs (kernels: %s%s%s)", o.dir, o.baseline,
-		      res.kernels[0], res.nk > 1 ? ", " : "", res.nk > 1 ? res.kernels[1] : "");
-	char *outpath = o.out ? xstrdup(o.out) : xasprintf("%s/report.md", o.dir);
-	char *tmp = xstrdup(outpath);
-	o.outdir = xstrdup(dirname(tmp));
-	free(tmp);
+	if (o->kernels && results_order(res, o->kernels))
+		fatal("%s: --kernels \"%s\" names a kernel with no runs", o->dir, o->kernels);
+	const char *baseline = o->baseline;
+	if (!baseline)
+		baseline = res->kernels[0] && o->kernels ? res->kernels[0] : "stock";
+	if (results_baseline_first(res, baseline))
+		fatal("%s: baseline kernel \"%s\" has no runs (kernels: %s%s%s)", o->dir, baseline,
+		      res->kernels[0], res->nk > 1 ? ", " : "", res->nk > 1 ? res->kernels[1] : "");
+}
 
+/* report.md into outpath, plots next to it; the headline to stdout. */
+static void write_all(const struct results *res, const char *outpath)
+{
+	char *tmp = xstrdup(outpath);
+	char *outdir = xstrdup(dirname(tmp));
+	free(tmp);
 	struct sbuf head = { 0 };
-	headline(&res, &head);
+	headline(res, &head);
 	FILE *f = fopen(outpath, "w");
 	if (!f)
 		fatal("%s: %s", outpath, strerror(errno));
-	write_report(&res, o.outdir, f, &head);
+	write_report(res, outdir, f, &head);
 	if (fclose(f))
 		fatal("%s: %s", outpath, strerror(errno));
 	fputs(head.s, stdout);
 	struct sbuf lists = { 0 };
-	run_lists(&res, NULL, &lists);
+	run_lists(res, NULL, &lists);
 	if (lists.s)
 		fputs(lists.s, stdout);
 	printf("\nreport: %s\n", outpath);
 	sb_free(&lists);
 	sb_free(&head);
+	free(outdir);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { NULL, NULL, NULL, NULL };
+	measures_init();
+	cli_parse(&cli, argc, argv, set_option, &o);
+	if (!o.dir)
+		cli_usage_error(&cli, "no RESULTS_DIR given");
+	struct results res;
+	results_load(&res, o.dir);
+	order_kernels(&res, &o);
+	char *outpath = o.out ? xstrdup(o.out) : xasprintf("%s/report.md", o.dir);
+	write_all(&res, outpath);
 	free(outpath);
-	free(o.outdir);
 	results_free(&res);
 	return 0;
 }

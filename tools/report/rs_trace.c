@@ -1,7 +1,7 @@
 /* rs-trace: read a trace-cmd trace.dat (libtracecmd + libtraceevent) and
  * write what retryscope needs from it as JSON (json-c).
  *
- *   rs-trace TRACE.DAT [--comm-prefix fl-] [-o trace.json]
+ *   rs-trace TRACE.DAT [--comm-prefix PREFIX] [-o trace.json]   (see --help)
  *
  * mmap_lock events are paired into acquisitions and waits by lockpair.c;
  * retryscope:retryscope_fault_retry / retryscope_mmap_fallback are counted
@@ -9,7 +9,9 @@
  * (tep_find_field + tep_read_number_field); an event or field missing from
  * the trace's formats is reported as null, not as zero.
  */
+#include "cli.h"
 #include "lockpair.h"
+#include "rsnames.h"
 
 #include <errno.h>
 #include <json.h>
@@ -18,10 +20,14 @@
 #include <string.h>
 #include <trace-cmd.h>
 
-#define NCAUSE 7 /* 0..5 named, 6 = unknown */
-static const char *const cause_name[NCAUSE] = {
-	"none", "vma_abort", "file_io", "swap_io", "other_retry", "no_vma_lock", "unknown",
-};
+/* The causes of names.h (the trace events' numbers), then "unknown" for a
+ * number past them or a missing field. */
+#define NCAUSE (RS_NCAUSES + 1)
+#define CAUSE_UNKNOWN RS_NCAUSES
+static const char *cause_name(size_t i)
+{
+	return i < RS_NCAUSES ? rs_cause_name[i] : "unknown";
+}
 
 enum ev { EV_START, EV_ACQUIRE, EV_RELEASED, EV_RETRY, EV_FALLBACK, EV_KEPT, EV_N };
 static const char *const ev_sys[EV_N] = {
@@ -153,7 +159,7 @@ static void do_retry(struct ctx *c, int e, struct tep_record *rec, const char *c
 	int have_cause = rd(c, e, F_CAUSE, rec, &cause) == 0;
 	int have_attempt = rd(c, e, F_ATTEMPT, rec, &attempt) == 0;
 	int have_kept = e == EV_RETRY && rd(c, e, F_KEPT, rec, &kept) == 0;
-	size_t ci = !have_cause ? NCAUSE - 1 : cause < NCAUSE - 1 ? (size_t)cause : NCAUSE - 1;
+	size_t ci = have_cause && cause < CAUSE_UNKNOWN ? (size_t)cause : CAUSE_UNKNOWN;
 	struct retry_stats *rs[2] = { &c->r_all, is_workload(c, comm) ? &c->r_work : NULL };
 
 	for (int i = 0; i < 2; i++) {
@@ -241,16 +247,18 @@ static json_object *j_lp(const struct lp_stats *s)
 	return o;
 }
 
-/* The five named causes always; "none" and "unknown" when they occurred. */
+/* The named causes always; "none" and "unknown" when they occurred. */
 static json_object *j_causes(const uint64_t *v)
 {
 	json_object *o = json_object_new_object();
-	for (int i = 1; i <= 5; i++)
-		json_object_object_add(o, cause_name[i], j_u64(v[i]));
-	if (v[0])
-		json_object_object_add(o, cause_name[0], j_u64(v[0]));
-	if (v[NCAUSE - 1])
-		json_object_object_add(o, cause_name[NCAUSE - 1], j_u64(v[NCAUSE - 1]));
+	int none = rs_cause_index("none");
+	for (int i = 0; i < RS_NCAUSES; i++)
+		if (i != none)
+			json_object_object_add(o, cause_name((size_t)i), j_u64(v[i]));
+	if (none >= 0 && v[none])
+		json_object_object_add(o, cause_name((size_t)none), j_u64(v[none]));
+	if (v[CAUSE_UNKNOWN])
+		json_object_object_add(o, cause_name(CAUSE_UNKNOWN), j_u64(v[CAUSE_UNKNOWN]));
 	return o;
 }
 
@@ -347,116 +355,155 @@ static json_object *build_json(struct ctx *c, const char *path, int cpus)
 	return root;
 }
 
-static void usage(FILE *f)
+/* ---- options, main ---- */
+
+enum { OPT_COMM_PREFIX, OPT_OUTPUT, OPT_HELP, NOPTS };
+
+static const struct cli_opt options[NOPTS] = {
+	[OPT_COMM_PREFIX] = { "comm-prefix", 0, "PREFIX",
+			      "the workload's tasks: comm starts with PREFIX\n"
+			      "(default " RS_COMM_PREFIX "; empty: every task)" },
+	[OPT_OUTPUT] = { "output", 'o', "FILE",
+			 "write the JSON to FILE (default -: stdout)" },
+	[OPT_HELP] = { "help", 'h', NULL, "this text" },
+};
+
+static const struct cli cli = {
+	.prog = "rs-trace",
+	.usage = "TRACE.DAT [options]",
+	.about = "Reads a trace-cmd trace.dat (all CPUs, in timestamp order) and writes JSON:\n"
+		 "mmap_lock acquisitions and waits of the workload's tasks (paired from\n"
+		 "mmap_lock_start_locking and mmap_lock_acquire_returned), retryscope's\n"
+		 "retries and fallbacks by cause, and every event's count.  An event or\n"
+		 "field the trace does not know is null, not 0.  Exit status: 0 ok, 1 the\n"
+		 "file is missing or not a trace.dat, 2 bad usage.\n",
+	.opts = options,
+	.nopts = NOPTS,
+	.examples = "  rs-trace RUN/trace.dat -o RUN/trace.json\n"
+		    "      # what scripts/capture does for every run\n"
+		    "  rs-trace trace.dat --comm-prefix=fl-io | less\n"
+		    "      # only the fl-io threads count as the workload\n",
+};
+
+struct opts {
+	const char *in, *out, *prefix;
+};
+
+static void set_option(void *ctx, int opt, const char *value)
 {
-	fprintf(f, "usage: rs-trace TRACE.DAT [--comm-prefix PREFIX] [-o trace.json]\n"
-		   "  reads a trace-cmd trace.dat and writes JSON (stdout by default)\n"
-		   "  --comm-prefix  comm prefix of the workload's tasks (default fl-)\n");
+	struct opts *o = ctx;
+	if (opt == CLI_OPERAND) {
+		if (o->in)
+			cli_usage_error(&cli, "more than one trace file given ('%s', '%s')", o->in,
+					value);
+		o->in = value;
+	} else if (opt == OPT_COMM_PREFIX) {
+		o->prefix = value;
+	} else if (opt == OPT_OUTPUT) {
+		cli_need_value(&cli, opt, value);
+		o->out = value;
+	}
 }
 
-int main(int argc, char **argv)
+/* Find the events and fields of interest; warn about missing fields. */
+static void find_events(struct ctx *c, const char *in)
 {
-	const char *in = NULL, *out = NULL, *prefix = "fl-";
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--comm-prefix") && i + 1 < argc) {
-			prefix = argv[++i];
-		} else if (!strncmp(argv[i], "--comm-prefix=", 14)) {
-			prefix = argv[i] + 14;
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "rs-trace: unknown option %s\n", argv[i]);
-			usage(stderr);
-			return 2;
-		} else if (!in) {
-			in = argv[i];
-		} else {
-			fprintf(stderr, "rs-trace: more than one trace file given\n");
-			return 2;
-		}
-	}
-	if (!in) {
-		usage(stderr);
-		return 2;
-	}
-	FILE *probe = fopen(in, "r");
-	if (!probe) {
-		fprintf(stderr, "rs-trace: %s: %s\n", in, strerror(errno));
-		return 1;
-	}
-	fclose(probe);
-
-	tracecmd_set_loglevel(TEP_LOG_ERROR);
-	struct tracecmd_input *h = tracecmd_open(in, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!h) {
-		fprintf(stderr, "rs-trace: %s: not a readable trace-cmd trace.dat\n", in);
-		return 1;
-	}
-	struct ctx c = { 0 };
-	c.tep = tracecmd_get_tep(h);
-	c.prefix = prefix;
-	c.prefix_len = strlen(prefix);
-	c.lp = lp_new();
-	int n = tep_get_events_count(c.tep);
-	c.max_id = 0;
+	int n = tep_get_events_count(c->tep);
+	c->max_id = 0;
 	for (int i = 0; i < n; i++) {
-		struct tep_event *te = tep_get_event(c.tep, i);
-		if (te && te->id > c.max_id)
-			c.max_id = te->id;
+		struct tep_event *te = tep_get_event(c->tep, i);
+		if (te && te->id > c->max_id)
+			c->max_id = te->id;
 	}
-	c.count = calloc((size_t)c.max_id + 1, sizeof(*c.count));
-	if (!c.lp || !c.count) {
+	for (int e = 0; e < EV_N; e++) {
+		c->ev[e] = tep_find_event_by_name(c->tep, ev_sys[e], ev_name[e]);
+		if (!c->ev[e])
+			continue;
+		for (int f = 0; f < F_N; f++)
+			c->f[e][f] = tep_find_field(c->ev[e], fld_name[f]);
+	}
+	c->pair_ok = c->ev[EV_ACQUIRE] && c->f[EV_ACQUIRE][F_WRITE] &&
+		     (!c->ev[EV_START] || c->f[EV_START][F_WRITE]);
+	if (c->ev[EV_ACQUIRE] && !c->pair_ok)
+		fprintf(stderr, "rs-trace: %s: mmap_lock events lack the 'write' field; "
+				"mmap_lock statistics not computed\n", in);
+	if (c->ev[EV_ACQUIRE] && !c->f[EV_ACQUIRE][F_SUCCESS])
+		fprintf(stderr, "rs-trace: %s: mmap_lock_acquire_returned has no 'success' field; "
+				"every acquire counts as successful\n", in);
+}
+
+/* Read every record of the trace into c; 0, or 1 after a message. */
+static int read_trace(struct ctx *c, struct tracecmd_input *h, const char *in)
+{
+	c->tep = tracecmd_get_tep(h);
+	c->lp = lp_new();
+	find_events(c, in);
+	c->count = calloc((size_t)c->max_id + 1, sizeof(*c->count));
+	if (!c->lp || !c->count) {
 		fprintf(stderr, "rs-trace: out of memory\n");
 		return 1;
 	}
-	for (int e = 0; e < EV_N; e++) {
-		c.ev[e] = tep_find_event_by_name(c.tep, ev_sys[e], ev_name[e]);
-		if (!c.ev[e])
-			continue;
-		for (int f = 0; f < F_N; f++)
-			c.f[e][f] = tep_find_field(c.ev[e], fld_name[f]);
-	}
-	c.pair_ok = c.ev[EV_ACQUIRE] && c.f[EV_ACQUIRE][F_WRITE] &&
-		    (!c.ev[EV_START] || c.f[EV_START][F_WRITE]);
-	if (c.ev[EV_ACQUIRE] && !c.pair_ok)
-		fprintf(stderr, "rs-trace: %s: mmap_lock events lack the 'write' field; "
-				"mmap_lock statistics not computed\n", in);
-	if (c.ev[EV_ACQUIRE] && !c.f[EV_ACQUIRE][F_SUCCESS])
-		fprintf(stderr, "rs-trace: %s: mmap_lock_acquire_returned has no 'success' field; "
-				"every acquire counts as successful\n", in);
-
-	if (tracecmd_iterate_events(h, NULL, 0, on_record, &c) < 0) {
+	if (tracecmd_iterate_events(h, NULL, 0, on_record, c) < 0) {
 		fprintf(stderr, "rs-trace: %s: error while reading events\n", in);
 		return 1;
 	}
-	if (c.oom) {
+	if (c->oom) {
 		fprintf(stderr, "rs-trace: out of memory\n");
 		return 1;
 	}
-	json_object *root = build_json(&c, in, tep_get_cpus(c.tep));
-	int rc = 0;
+	return 0;
+}
+
+/* The JSON to out (stdout when NULL or "-"); 0, or 1 after a message. */
+static int write_json(json_object *root, const char *out)
+{
 	FILE *of = stdout;
 	if (out && strcmp(out, "-")) {
 		of = fopen(out, "w");
 		if (!of) {
 			fprintf(stderr, "rs-trace: %s: %s\n", out, strerror(errno));
-			rc = 1;
+			return 1;
 		}
 	}
-	if (of) {
-		fprintf(of, "%s\n",
-			json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							       JSON_C_TO_STRING_SPACED |
-							       JSON_C_TO_STRING_NOSLASHESCAPE));
-		if (of != stdout && fclose(of)) {
-			fprintf(stderr, "rs-trace: %s: %s\n", out, strerror(errno));
-			rc = 1;
-		}
+	fprintf(of, "%s\n",
+		json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_SPACED |
+						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	if (of != stdout && fclose(of)) {
+		fprintf(stderr, "rs-trace: %s: %s\n", out, strerror(errno));
+		return 1;
 	}
-	json_object_put(root);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { NULL, NULL, RS_COMM_PREFIX };
+	cli_parse(&cli, argc, argv, set_option, &o);
+	if (!o.in)
+		cli_usage_error(&cli, "no TRACE.DAT given");
+	FILE *probe = fopen(o.in, "r");
+	if (!probe) {
+		fprintf(stderr, "rs-trace: %s: %s\n", o.in, strerror(errno));
+		return 1;
+	}
+	fclose(probe);
+
+	tracecmd_set_loglevel(TEP_LOG_ERROR);
+	struct tracecmd_input *h = tracecmd_open(o.in, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h) {
+		fprintf(stderr, "rs-trace: %s: not a readable trace-cmd trace.dat\n", o.in);
+		return 1;
+	}
+	struct ctx c = { 0 };
+	c.prefix = o.prefix;
+	c.prefix_len = strlen(o.prefix);
+	int rc = read_trace(&c, h, o.in);
+	if (!rc) {
+		json_object *root = build_json(&c, o.in, tep_get_cpus(c.tep));
+		rc = write_json(root, o.out);
+		json_object_put(root);
+	}
 	free(c.count);
 	free(c.comms);
 	lp_free(c.lp);

@@ -1,9 +1,11 @@
 /* rsnames: the names of module/names.h (the one list of counter, cause and
- * wait-bucket names) as C arrays and enums, for rs-trace and rs-report.
+ * wait-bucket names, and the workload's comm prefix) as C arrays, for
+ * rs-trace and rs-report.  The only file of tools/report that knows how
+ * names.h spells its lists.
  *
- * Nothing in tools/report spells a cause name or the workload's comm prefix
- * again; a counter name that a report row mentions is checked against
- * rs_counter_known() when rs-report starts (measures_check()).
+ * Nothing in tools/report spells a counter, cause or bucket name without
+ * a check: a row's counter is looked up with rs_counter_known(), a cause
+ * with rs_cause_index(), when rs-report starts (measures_init()).
  */
 #ifndef RS_RSNAMES_H
 #define RS_RSNAMES_H
@@ -12,22 +14,50 @@
 
 #include <stddef.h>
 
-/* enum rs_cause: RS_CAUSE_NONE, RS_CAUSE_VMA_ABORT, ...; the numbers are
- * those of the module's trace events (the order of RS_CAUSES). */
-#define RS_CAUSE_ENUM(id, name) id,
-enum rs_cause { RS_CAUSES(RS_CAUSE_ENUM, RS_CAUSE_ENUM) RS_NCAUSES };
-#undef RS_CAUSE_ENUM
+/*
+ * names.h is being converted from X-macro lists (RS_COUNTERS(X),
+ * RS_CAUSES(EM, EMe), RS_WAIT_BUCKETS(X)) to RS_*_LIST lists whose entry
+ * macros the user defines (RS_COUNTER(name), RS_CAUSE(name), ...); both
+ * forms are accepted.  Define RS_COUNTER_ENTRY(name), RS_CAUSE_ENTRY("name")
+ * or RS_WAIT_BUCKET_ENTRY(name), then expand RS_ALL_COUNTERS (the counters
+ * and the "stats extra" lines), RS_ALL_CAUSES or RS_ALL_WAIT_BUCKETS.
+ */
+#if defined(RS_COUNTER_LIST)
+#define RS_COUNTER(name) RS_COUNTER_ENTRY(name)
+#define RS_STATS_EXTRA(name) RS_COUNTER_ENTRY(name)
+#define RS_CAUSE(name) RS_CAUSE_ENTRY(#name)
+#define RS_CAUSE_LAST(name) RS_CAUSE_ENTRY(#name)
+#define RS_WAIT_BUCKET(name) RS_WAIT_BUCKET_ENTRY(name)
+#define RS_ALL_COUNTERS RS_COUNTER_LIST RS_STATS_EXTRA_LIST
+#define RS_ALL_CAUSES RS_CAUSE_LIST
+#define RS_ALL_WAIT_BUCKETS RS_WAIT_BUCKET_LIST
+#elif defined(RS_COUNTERS)
+#define RS_CAUSE_EM(id, name) RS_CAUSE_ENTRY(name)
+#define RS_ALL_COUNTERS RS_COUNTERS(RS_COUNTER_ENTRY) RS_STATS_EXTRA(RS_COUNTER_ENTRY)
+#define RS_ALL_CAUSES RS_CAUSES(RS_CAUSE_EM, RS_CAUSE_EM)
+#define RS_ALL_WAIT_BUCKETS RS_WAIT_BUCKETS(RS_WAIT_BUCKET_ENTRY)
+#else
+#error "module/names.h has neither RS_COUNTER_LIST nor RS_COUNTERS"
+#endif
+
+/* RS_NCAUSES: how many causes; their numbers (the trace events') are
+ * their places in names.h. */
+#define RS_CAUSE_ENTRY(str) +1
+enum { RS_NCAUSES = 0 RS_ALL_CAUSES };
+#undef RS_CAUSE_ENTRY
 
 /* enum rs_wait_bucket: RS_WAIT_lt1us ... RS_WAIT_1s_plus, the decades of an
  * mmap_lock wait; trace.json's wait_us_hist has the same eight buckets. */
-#define RS_WAIT_ENUM(name) RS_WAIT_##name,
-enum rs_wait_bucket { RS_WAIT_BUCKETS(RS_WAIT_ENUM) RS_NWAIT_BUCKETS };
-#undef RS_WAIT_ENUM
+#define RS_WAIT_BUCKET_ENTRY(name) RS_WAIT_##name,
+enum rs_wait_bucket { RS_ALL_WAIT_BUCKETS RS_NWAIT_BUCKETS };
+#undef RS_WAIT_BUCKET_ENTRY
 
-extern const char *const rs_cause_name[RS_NCAUSES];         /* "none", "vma_abort", ... */
+extern const char *const rs_cause_name[RS_NCAUSES];              /* "none", ... */
 extern const char *const rs_wait_bucket_name[RS_NWAIT_BUCKETS]; /* "lt1us", ... */
 
-/* 1 when name is one of RS_COUNTERS or RS_STATS_EXTRA, else 0. */
+/* 1 when name is a counter of names.h (per-CPU or "stats extra"), else 0. */
 int rs_counter_known(const char *name);
+/* The number of cause name, or -1 when names.h has no such cause. */
+int rs_cause_index(const char *name);
 
 #endif
