@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The entry model (backend=auto and backend=ftrace): every outcome is read
+ * Layer 3 (models): the entry model (backend=auto and backend=ftrace).
+ *
+ * Every outcome is read
  * from the hook that comes next on the same task, never from a return
  * value of the fault path's hot functions.
  *
@@ -42,16 +44,12 @@
 #include <linux/ptrace.h>
 #include <linux/sched/signal.h>
 
-#include "cause.h"
+#include "count.h"
 #include "entry_model.h"
 #include "features.h"
 #include "stats.h"
+#include "task_state.h"
 #include "trace.h"
-
-static unsigned int rs_vm_fault_bit(vm_fault_t bit)
-{
-	return (__force unsigned int)bit;
-}
 
 /* A new fault begins; a retry left pending by the last one was abandoned. */
 static void rs_em_new_fault(struct rs_task_state *ts)
@@ -74,7 +72,7 @@ static void rs_em_retried(struct rs_task_state *ts, enum rs_state state,
 			  unsigned long address, unsigned int flags,
 			  unsigned int ret)
 {
-	enum rs_cause cause;
+	enum rs_cause cause = rs_retry_cause(state);
 
 	if (ts->flags & RS_TF_VMA) {
 		rs_dec(RS_vma_lock_success);
@@ -82,17 +80,7 @@ static void rs_em_retried(struct rs_task_state *ts, enum rs_state state,
 	}
 	if (ts->flags & RS_TF_USER)
 		rs_dec(rs_attempt_bucket(ts->attempt));
-	rs_inc(RS_fault_retry);
-	if (state == RS_ST_RETRY_FILE_IO) {
-		cause = RS_CAUSE_FILE_IO;
-		rs_inc(RS_fault_retry_file_io);
-	} else if (state == RS_ST_RETRY_SWAP_IO) {
-		cause = RS_CAUSE_SWAP_IO;
-		rs_inc(RS_fault_retry_swap_io);
-	} else {
-		cause = RS_CAUSE_OTHER_RETRY;
-		rs_inc(RS_fault_retry_other);
-	}
+	rs_count_retry(cause);
 	ts->state = state;
 	if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
 		ts->flags |= RS_TF_RETRY_VMA;
@@ -159,7 +147,7 @@ static noinline void rs_em_handle_mm_fault_slow(unsigned long address,
 	if (same && ts.state == RS_ST_IN_FAULT)
 		rs_em_retried(&ts, RS_ST_RETRY_OTHER, address,
 			      rs_em_known_flags(&ts),
-			      rs_vm_fault_bit(VM_FAULT_RETRY));
+			      rs_fault_bits(VM_FAULT_RETRY));
 	if (same) {
 		n = ts.attempt + 1;
 		/* The retry came back to the VMA lock (the series). */
@@ -206,22 +194,17 @@ void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
 	bool pending;
 
 	rs_state_get(&ts, address);
-	rs_inc(RS_mmap_lock_fallback);
 	pending = rs_state_same_fault(&ts, address);
 	if (pending && rs_state_is_retry(&ts) &&
 	    !(ts.flags & RS_TF_RETRY_VMA)) {
-		cause = rs_state_fallback_cause(&ts, address);
-		rs_inc(cause == RS_CAUSE_FILE_IO ? RS_fallback_after_file_io :
-		       cause == RS_CAUSE_SWAP_IO ? RS_fallback_after_swap_io :
-		       RS_fallback_after_other_retry);
+		cause = rs_retry_cause(ts.state);
 	} else if (pending && ts.state == RS_ST_IN_FAULT &&
 		   rs_flt_unchanged(&ts)) {
 		/* The attempt did not finish: VM_FAULT_RETRY, no I/O we probe. */
 		rs_em_retried(&ts, RS_ST_RETRY_OTHER, address,
 			      rs_em_known_flags(&ts),
-			      rs_vm_fault_bit(VM_FAULT_RETRY));
-		cause = RS_CAUSE_OTHER_RETRY;
-		rs_inc(RS_fallback_after_other_retry);
+			      rs_fault_bits(VM_FAULT_RETRY));
+		cause = RS_CAUSE_other_retry;
 	} else if (user && RS_HAVE_PER_VMA_LOCK) {
 		/*
 		 * lock_vma_under_rcu() returned NULL: for a new user fault,
@@ -230,13 +213,12 @@ void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
 		if (!(pending && rs_state_is_retry(&ts)))
 			rs_em_new_fault(&ts);
 		rs_inc(RS_vma_lock_abort);
-		rs_inc(RS_fallback_vma_abort);
-		cause = RS_CAUSE_VMA_ABORT;
+		cause = RS_CAUSE_vma_abort;
 	} else {
 		rs_em_new_fault(&ts);
-		cause = RS_CAUSE_NO_VMA_LOCK;
-		rs_inc(RS_fallback_no_vma_lock);
+		cause = RS_CAUSE_no_vma_lock;
 	}
+	rs_count_fallback(cause);
 	trace_retryscope_mmap_fallback(address, cause, ts.attempt);
 	ts.state = RS_ST_MMAP_LOCKED;
 	ts.flags &= RS_TF_MAJOR;
@@ -252,7 +234,7 @@ void rs_em_io_return(unsigned long address, unsigned int vmf_flags,
 	rs_state_get(&ts, address);
 	if (!ts.mine)
 		return;
-	if (ret & rs_vm_fault_bit(VM_FAULT_RETRY)) {
+	if (ret & rs_fault_bits(VM_FAULT_RETRY)) {
 		if (ts.state == RS_ST_IN_FAULT &&
 		    rs_state_same_page(&ts, address))
 			rs_em_retried(&ts, retry_state, address, vmf_flags, ret);
@@ -274,8 +256,8 @@ void rs_em_io_return(unsigned long address, unsigned int vmf_flags,
 			ts.state = RS_ST_ABANDONED;
 		}
 		rs_state_set(&ts);
-	} else if ((ret & rs_vm_fault_bit(VM_FAULT_MAJOR)) &&
-		   !(ret & rs_vm_fault_bit(VM_FAULT_ERROR)) &&
+	} else if ((ret & rs_fault_bits(VM_FAULT_MAJOR)) &&
+		   !(ret & rs_fault_bits(VM_FAULT_ERROR)) &&
 		   ts.state == RS_ST_IN_FAULT && !(ts.flags & RS_TF_MAJOR)) {
 		rs_inc(RS_major_faults);
 		ts.flags |= RS_TF_MAJOR;

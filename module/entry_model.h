@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The entry model: counting from entry hooks alone (see entry_model.c).
- * probes.c calls these from its ftrace_ops (or kprobe) entry hooks and
- * from the filemap_fault()/do_swap_page() return probes, after the filter.
+ * Layer 3 (models): the entry model, counting from entry hooks alone (see
+ * entry_model.c).  probes.c calls these from its ftrace_ops (or kprobe)
+ * entry hooks, io_fault.c from the ->fault return probes, after the filter.
  */
 #ifndef RETRYSCOPE_ENTRY_MODEL_H
 #define RETRYSCOPE_ENTRY_MODEL_H
 
 #include <linux/ptrace.h>
 
-#include "cause.h"
+#include "task_state.h"
 
 void rs_em_handle_mm_fault(unsigned long address, unsigned int flags);
 void rs_em_lock_mm(unsigned long address, struct pt_regs *regs);

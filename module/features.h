@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the kernel we are built against has.  RS_HAVE_* come from the
+ * Layer 0 (kernel features): what the kernel we are built against has.  RS_HAVE_* come from the
  * compile tests in conftest/ (run by Kbuild): VM_FAULT_RETRY_VMA and
  * FAULT_FLAG_VMA_LOCK are enum constants, which #ifdef cannot see.
  */
@@ -26,5 +26,11 @@
 #else
 #define RS_HAVE_PER_VMA_LOCK 0
 #endif
+
+/* The bits of a vm_fault_t, to test against an unsigned int return value. */
+static __always_inline unsigned int rs_fault_bits(vm_fault_t ret)
+{
+	return (__force unsigned int)ret;
+}
 
 #endif /* RETRYSCOPE_FEATURES_H */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * retryscope: count page-fault retries and mmap_lock fallbacks by cause.
+ * Layer 6 (module): retryscope, counting page-fault retries and mmap_lock
+ * fallbacks by cause.  Parameters, load and unload; README "Module layout"
+ * says which file holds what.
  *
  * Parameters (all optional):
  *   tgid=N          count only thread group N
@@ -32,10 +34,12 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
-#include "cause.h"
+#include "count.h"
+#include "debugfs.h"
 #include "features.h"
+#include "filter.h"
 #include "probes.h"
-#include "stats.h"
+#include "tracepoints.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
@@ -151,15 +155,14 @@ static int __init rs_init(void)
 		rs_debugfs_exit();
 		return err;
 	}
-	rs_lockwait_attach(skip, &tps);
+	tps = rs_tracepoints_attach(skip);
 
 	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/%u probes, %u/2 mmap_lock tracepoints attached, backend %s (%s, %s model), maxactive %d\n",
 		RS_HAVE_PER_VMA_LOCK ? "yes" : "no",
 		RS_VM_FAULT_RETRY_VMA_BITS ? "yes" : "no",
 		IS_ENABLED(CONFIG_PER_VMA_LOCK_STATS) ? "yes" : "no",
-		probes, wanted, tps, rs_backend_names[rs_backend], rs_probes_backend(),
-		rs_probes_model(),
-		maxactive);
+		probes, wanted, tps, rs_backend_names[rs_backend],
+		rs_probes_backend(), rs_model_name(), maxactive);
 	if (!RS_HAVE_PER_VMA_LOCK)
 		pr_info("retryscope: no per-VMA lock in this kernel: every fault takes mmap_lock; counting that path alone\n");
 	return 0;
@@ -167,7 +170,7 @@ static int __init rs_init(void)
 
 static void __exit rs_exit(void)
 {
-	rs_lockwait_detach();
+	rs_tracepoints_detach();
 	rs_probes_detach();
 	rs_debugfs_exit();
 }

@@ -5,134 +5,155 @@
  * Plain preprocessor lists, no includes, so that the module (counters,
  * debugfs "stats", trace events) and the userspace tools (tools/report)
  * expand the same list: renaming a counter or a cause is one edit here.
+ * A user defines the entry macro, expands the list, and undefines it:
  *
- *   RS_COUNTERS(X)        X(name): one per-CPU counter; debugfs "stats",
- *                         the run JSON and the report use the name as is
- *   RS_CAUSES(EM, EMe)    EM(id, "name"): why a fault retried or fell back
- *                         to mmap_lock (EMe for the last entry, as
- *                         samples/trace_events/trace-events-sample.h does)
- *   RS_THREAD_CLASSES(X)  X(name): a task's scheduling class, the suffix
- *                         of the fault_mmap_lock_*_<class> counters
- *   RS_WAIT_BUCKETS(X)    X(name): decade buckets of an mmap_lock wait,
- *                         the suffix of mmap_lock_{read,write}_wait_<bucket>
- *   RS_COMM_PREFIX        the comm prefix of faultload's threads
+ *   #define RS_COUNTER(name) [RS_##name] = #name,
+ *   static const char * const names[] = { RS_COUNTER_LIST };
+ *   #undef RS_COUNTER
+ *
+ *   RS_COUNTER_LIST        RS_COUNTER(name): one per-CPU counter; debugfs
+ *                          "stats", the run JSON and the report use the
+ *                          name as is
+ *   RS_STATS_EXTRA_LIST    RS_STATS_EXTRA(name): the lines of "stats" after
+ *                          the counters, not per-CPU sums
+ *   RS_CAUSE_LIST          RS_CAUSE(name), RS_CAUSE_LAST(name) for the last
+ *                          one (the EM/EMe of samples/trace_events): why a
+ *                          fault retried or fell back to mmap_lock
+ *   RS_THREAD_CLASS_LIST   RS_THREAD_CLASS(name): a task's scheduling class,
+ *                          the suffix of the fault_mmap_lock_*_<class>
+ *                          counters
+ *   RS_WAIT_BUCKET_LIST    RS_WAIT_BUCKET(name): decade buckets of an
+ *                          mmap_lock wait, the suffix of
+ *                          mmap_lock_{read,write}_wait_<bucket>
+ *   RS_COMM_PREFIX         the comm prefix of faultload's threads
  *
  * docs/counters.md says what every counter counts.
  */
 #ifndef RETRYSCOPE_NAMES_H
 #define RETRYSCOPE_NAMES_H
 
-#define RS_COUNTERS(X)							\
-	X(user_faults)							\
-	X(major_faults)							\
-	X(vma_lock_success)						\
-	X(vma_lock_abort)						\
-	X(vma_lock_retry)						\
-	X(filemap_fault_calls)						\
-	X(filemap_fault_vma_locked)					\
-	X(filemap_fault_tried)						\
-	X(filemap_fault_nowait)						\
-	X(filemap_fault_retry)						\
-	X(filemap_fault_retry_vma)					\
-	X(filemap_fault_major)						\
-	X(filemap_fault_error)						\
-	X(filemap_fault_random)						\
-	X(filemap_fault_retry_random)					\
-	X(swap_fault_calls)						\
-	X(swap_fault_vma_locked)					\
-	X(swap_fault_tried)						\
-	X(swap_fault_nowait)						\
-	X(swap_fault_retry)						\
-	X(swap_fault_retry_vma)						\
-	X(swap_fault_major)						\
-	X(swap_fault_error)						\
-	X(fault_retry)							\
-	X(fault_retry_file_io)						\
-	X(fault_retry_swap_io)						\
-	X(fault_retry_other)						\
-	X(retry_kept_vma_lock)						\
-	X(retry_kept_after_file_io)					\
-	X(retry_kept_after_swap_io)					\
-	X(retry_kept_after_other_retry)					\
-	X(mmap_lock_fallback)						\
-	X(fallback_vma_abort)						\
-	X(fallback_after_file_io)					\
-	X(fallback_after_swap_io)					\
-	X(fallback_after_other_retry)					\
-	X(fallback_no_vma_lock)						\
-	X(attempts_1)							\
-	X(attempts_2)							\
-	X(attempts_3)							\
-	X(attempts_4plus)						\
-	X(faults_abandoned)						\
-	X(mmap_lock_read_acquire)					\
-	X(mmap_lock_read_trylock)					\
-	X(mmap_lock_read_failed)					\
-	X(mmap_lock_read_wait_ns)					\
-	X(mmap_lock_read_wait_lt1us)					\
-	X(mmap_lock_read_wait_1_10us)					\
-	X(mmap_lock_read_wait_10_100us)					\
-	X(mmap_lock_read_wait_100us_1ms)				\
-	X(mmap_lock_read_wait_1_10ms)					\
-	X(mmap_lock_read_wait_10_100ms)					\
-	X(mmap_lock_read_wait_100ms_1s)					\
-	X(mmap_lock_read_wait_1s_plus)					\
-	X(mmap_lock_write_acquire)					\
-	X(mmap_lock_write_trylock)					\
-	X(mmap_lock_write_failed)					\
-	X(mmap_lock_write_wait_ns)					\
-	X(mmap_lock_write_wait_lt1us)					\
-	X(mmap_lock_write_wait_1_10us)					\
-	X(mmap_lock_write_wait_10_100us)				\
-	X(mmap_lock_write_wait_100us_1ms)				\
-	X(mmap_lock_write_wait_1_10ms)					\
-	X(mmap_lock_write_wait_10_100ms)				\
-	X(mmap_lock_write_wait_100ms_1s)				\
-	X(mmap_lock_write_wait_1s_plus)					\
-	X(fault_mmap_lock_acquire)					\
-	X(fault_mmap_lock_wait_ns)					\
-	X(fault_mmap_lock_wait_ns_rt)					\
-	X(fault_mmap_lock_wait_ns_high)					\
-	X(fault_mmap_lock_wait_ns_normal)				\
-	X(fault_mmap_lock_wait_ns_low)					\
-	X(fault_mmap_lock_acquire_rt)					\
-	X(fault_mmap_lock_acquire_high)					\
-	X(fault_mmap_lock_acquire_normal)				\
-	X(fault_mmap_lock_acquire_low)					\
-	X(state_collisions)
+/* A list as one macro argument (checkpatch: one value, not a sequence). */
+#define RS_LIST(...) __VA_ARGS__
+
+#define RS_COUNTER_LIST RS_LIST(					\
+	RS_COUNTER(user_faults)						\
+	RS_COUNTER(major_faults)					\
+	RS_COUNTER(vma_lock_success)					\
+	RS_COUNTER(vma_lock_abort)					\
+	RS_COUNTER(vma_lock_retry)					\
+	RS_COUNTER(filemap_fault_calls)					\
+	RS_COUNTER(filemap_fault_vma_locked)				\
+	RS_COUNTER(filemap_fault_tried)					\
+	RS_COUNTER(filemap_fault_nowait)				\
+	RS_COUNTER(filemap_fault_retry)					\
+	RS_COUNTER(filemap_fault_retry_vma)				\
+	RS_COUNTER(filemap_fault_major)					\
+	RS_COUNTER(filemap_fault_error)					\
+	RS_COUNTER(filemap_fault_random)				\
+	RS_COUNTER(filemap_fault_retry_random)				\
+	RS_COUNTER(swap_fault_calls)					\
+	RS_COUNTER(swap_fault_vma_locked)				\
+	RS_COUNTER(swap_fault_tried)					\
+	RS_COUNTER(swap_fault_nowait)					\
+	RS_COUNTER(swap_fault_retry)					\
+	RS_COUNTER(swap_fault_retry_vma)				\
+	RS_COUNTER(swap_fault_major)					\
+	RS_COUNTER(swap_fault_error)					\
+	RS_COUNTER(fault_retry)						\
+	RS_COUNTER(fault_retry_file_io)					\
+	RS_COUNTER(fault_retry_swap_io)					\
+	RS_COUNTER(fault_retry_other)					\
+	RS_COUNTER(retry_kept_vma_lock)					\
+	RS_COUNTER(retry_kept_after_file_io)				\
+	RS_COUNTER(retry_kept_after_swap_io)				\
+	RS_COUNTER(retry_kept_after_other_retry)			\
+	RS_COUNTER(mmap_lock_fallback)					\
+	RS_COUNTER(fallback_vma_abort)					\
+	RS_COUNTER(fallback_after_file_io)				\
+	RS_COUNTER(fallback_after_swap_io)				\
+	RS_COUNTER(fallback_after_other_retry)				\
+	RS_COUNTER(fallback_no_vma_lock)				\
+	RS_COUNTER(attempts_1)						\
+	RS_COUNTER(attempts_2)						\
+	RS_COUNTER(attempts_3)						\
+	RS_COUNTER(attempts_4plus)					\
+	RS_COUNTER(faults_abandoned)					\
+	RS_COUNTER(mmap_lock_read_acquire)				\
+	RS_COUNTER(mmap_lock_read_trylock)				\
+	RS_COUNTER(mmap_lock_read_failed)				\
+	RS_COUNTER(mmap_lock_read_wait_ns)				\
+	RS_COUNTER(mmap_lock_read_wait_lt1us)				\
+	RS_COUNTER(mmap_lock_read_wait_1_10us)				\
+	RS_COUNTER(mmap_lock_read_wait_10_100us)			\
+	RS_COUNTER(mmap_lock_read_wait_100us_1ms)			\
+	RS_COUNTER(mmap_lock_read_wait_1_10ms)				\
+	RS_COUNTER(mmap_lock_read_wait_10_100ms)			\
+	RS_COUNTER(mmap_lock_read_wait_100ms_1s)			\
+	RS_COUNTER(mmap_lock_read_wait_1s_plus)				\
+	RS_COUNTER(mmap_lock_write_acquire)				\
+	RS_COUNTER(mmap_lock_write_trylock)				\
+	RS_COUNTER(mmap_lock_write_failed)				\
+	RS_COUNTER(mmap_lock_write_wait_ns)				\
+	RS_COUNTER(mmap_lock_write_wait_lt1us)				\
+	RS_COUNTER(mmap_lock_write_wait_1_10us)				\
+	RS_COUNTER(mmap_lock_write_wait_10_100us)			\
+	RS_COUNTER(mmap_lock_write_wait_100us_1ms)			\
+	RS_COUNTER(mmap_lock_write_wait_1_10ms)				\
+	RS_COUNTER(mmap_lock_write_wait_10_100ms)			\
+	RS_COUNTER(mmap_lock_write_wait_100ms_1s)			\
+	RS_COUNTER(mmap_lock_write_wait_1s_plus)			\
+	RS_COUNTER(fault_mmap_lock_acquire)				\
+	RS_COUNTER(fault_mmap_lock_wait_ns)				\
+	RS_COUNTER(fault_mmap_lock_wait_ns_rt)				\
+	RS_COUNTER(fault_mmap_lock_wait_ns_high)			\
+	RS_COUNTER(fault_mmap_lock_wait_ns_normal)			\
+	RS_COUNTER(fault_mmap_lock_wait_ns_low)				\
+	RS_COUNTER(fault_mmap_lock_acquire_rt)				\
+	RS_COUNTER(fault_mmap_lock_acquire_high)			\
+	RS_COUNTER(fault_mmap_lock_acquire_normal)			\
+	RS_COUNTER(fault_mmap_lock_acquire_low)				\
+	RS_COUNTER(state_collisions))
 
 /*
  * Not per-CPU sums: debugfs "stats" prints them after the counters.
  * attempts_max is the most attempts one fault took, probe_nmissed the
  * probes' misses (kretprobe instances exhausted, recursion).
  */
-#define RS_STATS_EXTRA(X)						\
-	X(attempts_max)							\
-	X(probe_nmissed)
+#define RS_STATS_EXTRA_LIST RS_LIST(					\
+	RS_STATS_EXTRA(attempts_max)					\
+	RS_STATS_EXTRA(probe_nmissed))
 
-#define RS_CAUSES(EM, EMe)						\
-	EM(RS_CAUSE_NONE, "none")					\
-	EM(RS_CAUSE_VMA_ABORT, "vma_abort")				\
-	EM(RS_CAUSE_FILE_IO, "file_io")					\
-	EM(RS_CAUSE_SWAP_IO, "swap_io")					\
-	EM(RS_CAUSE_OTHER_RETRY, "other_retry")				\
-	EMe(RS_CAUSE_NO_VMA_LOCK, "no_vma_lock")
+/*
+ * none         no cause (not shown by any counter)
+ * vma_abort    lock_vma_under_rcu() returned NULL
+ * file_io      filemap_fault() returned VM_FAULT_RETRY
+ * swap_io      do_swap_page() returned VM_FAULT_RETRY
+ * other_retry  any other VM_FAULT_RETRY
+ * no_vma_lock  no per-VMA lock attempt preceded the fallback
+ */
+#define RS_CAUSE_LIST RS_LIST(						\
+	RS_CAUSE(none)							\
+	RS_CAUSE(vma_abort)						\
+	RS_CAUSE(file_io)						\
+	RS_CAUSE(swap_io)						\
+	RS_CAUSE(other_retry)						\
+	RS_CAUSE_LAST(no_vma_lock))
 
-#define RS_THREAD_CLASSES(X)						\
-	X(rt)								\
-	X(high)								\
-	X(normal)							\
-	X(low)
+#define RS_THREAD_CLASS_LIST RS_LIST(					\
+	RS_THREAD_CLASS(rt)						\
+	RS_THREAD_CLASS(high)						\
+	RS_THREAD_CLASS(normal)						\
+	RS_THREAD_CLASS(low))
 
-#define RS_WAIT_BUCKETS(X)						\
-	X(lt1us)							\
-	X(1_10us)							\
-	X(10_100us)							\
-	X(100us_1ms)							\
-	X(1_10ms)							\
-	X(10_100ms)							\
-	X(100ms_1s)							\
-	X(1s_plus)
+#define RS_WAIT_BUCKET_LIST RS_LIST(					\
+	RS_WAIT_BUCKET(lt1us)						\
+	RS_WAIT_BUCKET(1_10us)						\
+	RS_WAIT_BUCKET(10_100us)					\
+	RS_WAIT_BUCKET(100us_1ms)					\
+	RS_WAIT_BUCKET(1_10ms)						\
+	RS_WAIT_BUCKET(10_100ms)					\
+	RS_WAIT_BUCKET(100ms_1s)					\
+	RS_WAIT_BUCKET(1s_plus))
 
 #define RS_COMM_PREFIX "fl-"
 

@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Layer 4 (probes): the probe table (probes.c): which mechanism hooks each
+ * symbol of the fault path, attach and detach, skip= and why a probe is
+ * off.
+ */
 #ifndef RETRYSCOPE_PROBES_H
 #define RETRYSCOPE_PROBES_H
 
-#include <linux/seq_file.h>
+#include <linux/types.h>
+
+struct seq_file;
 
 enum rs_backend_choice {
 	RS_BACKEND_AUTO,	/* entry model, cheapest hook that attaches */
@@ -19,16 +26,13 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 		     unsigned int *wanted);
 void rs_probes_detach(void);
 const char *rs_probes_backend(void);
-const char *rs_probes_model(void);
 void rs_probes_show(struct seq_file *m);
 u64 rs_probes_nmissed(void);
 
-/* skip= word for both mmap_lock tracepoints (module/lockwait.c) */
+/* skip= word for both mmap_lock tracepoints (tracepoints.c) */
 #define RS_SKIP_LOCKWAIT "mmap_lock"
 bool rs_probe_skipped(const char *skip, const char *symbol);
+/* Why a probe is off, for its error: "not found (...)", "left off ...". */
 const char *rs_probe_why(int err);
-int rs_lockwait_attach(const char *skip, unsigned int *attached);
-void rs_lockwait_detach(void);
-void rs_lockwait_show(struct seq_file *m);
 
 #endif /* RETRYSCOPE_PROBES_H */

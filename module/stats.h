@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * retryscope counters: per-CPU, summed on read.
+ * Layer 1 (counters): the per-CPU counters, summed on read.
  *
- * Every name here is the name a user sees in debugfs "stats", in the run
- * JSON and in the report; docs/counters.md says what each one counts.
+ * The counters, their names and the causes come from names.h.  Handlers
+ * pick a counter by its id (RS_<name>), or through the tables below where
+ * a group of counters is chosen by a cause, a lock mode, a wait bucket or
+ * a thread class: never by arithmetic on the enum's order.
  */
 #ifndef RETRYSCOPE_STATS_H
 #define RETRYSCOPE_STATS_H
@@ -11,103 +13,89 @@
 #include <linux/percpu.h>
 #include <linux/types.h>
 
-/*
- * The order matters where a handler indexes from a base: for each of
- * filemap_fault and swap_fault, calls/vma_locked/tried/nowait and
- * retry/retry_vma/major/error are consecutive; for each lock mode,
- * acquire/trylock/failed/wait_ns and the eight decade buckets of wait time
- * (the v2 cover letter's table, in microseconds) are consecutive.
- */
+#include "names.h"
+
+/* RS_<name>: the counter's id */
+#define RS_COUNTER(name) RS_##name,
 enum rs_counter {
-	RS_user_faults,
-	RS_major_faults,
-	RS_vma_lock_success,
-	RS_vma_lock_abort,
-	RS_vma_lock_retry,
-	RS_filemap_fault_calls,
-	RS_filemap_fault_vma_locked,
-	RS_filemap_fault_tried,
-	RS_filemap_fault_nowait,
-	RS_filemap_fault_retry,
-	RS_filemap_fault_retry_vma,
-	RS_filemap_fault_major,
-	RS_filemap_fault_error,
-	RS_filemap_fault_random,
-	RS_filemap_fault_retry_random,
-	RS_swap_fault_calls,
-	RS_swap_fault_vma_locked,
-	RS_swap_fault_tried,
-	RS_swap_fault_nowait,
-	RS_swap_fault_retry,
-	RS_swap_fault_retry_vma,
-	RS_swap_fault_major,
-	RS_swap_fault_error,
-	RS_fault_retry,
-	RS_fault_retry_file_io,
-	RS_fault_retry_swap_io,
-	RS_fault_retry_other,
-	RS_retry_kept_vma_lock,
-	RS_retry_kept_after_file_io,
-	RS_retry_kept_after_swap_io,
-	RS_retry_kept_after_other_retry,
-	RS_mmap_lock_fallback,
-	RS_fallback_vma_abort,
-	RS_fallback_after_file_io,
-	RS_fallback_after_swap_io,
-	RS_fallback_after_other_retry,
-	RS_fallback_no_vma_lock,
-	RS_attempts_1,
-	RS_attempts_2,
-	RS_attempts_3,
-	RS_attempts_4plus,
-	RS_faults_abandoned,
-	RS_mmap_lock_read_acquire,
-	RS_mmap_lock_read_trylock,
-	RS_mmap_lock_read_failed,
-	RS_mmap_lock_read_wait_ns,
-	RS_mmap_lock_read_wait_lt1us,
-	RS_mmap_lock_read_wait_1_10us,
-	RS_mmap_lock_read_wait_10_100us,
-	RS_mmap_lock_read_wait_100us_1ms,
-	RS_mmap_lock_read_wait_1_10ms,
-	RS_mmap_lock_read_wait_10_100ms,
-	RS_mmap_lock_read_wait_100ms_1s,
-	RS_mmap_lock_read_wait_1s_plus,
-	RS_mmap_lock_write_acquire,
-	RS_mmap_lock_write_trylock,
-	RS_mmap_lock_write_failed,
-	RS_mmap_lock_write_wait_ns,
-	RS_mmap_lock_write_wait_lt1us,
-	RS_mmap_lock_write_wait_1_10us,
-	RS_mmap_lock_write_wait_10_100us,
-	RS_mmap_lock_write_wait_100us_1ms,
-	RS_mmap_lock_write_wait_1_10ms,
-	RS_mmap_lock_write_wait_10_100ms,
-	RS_mmap_lock_write_wait_100ms_1s,
-	RS_mmap_lock_write_wait_1s_plus,
-	RS_fault_mmap_lock_acquire,
-	RS_fault_mmap_lock_wait_ns,
-	RS_fault_mmap_lock_wait_ns_rt,
-	RS_fault_mmap_lock_wait_ns_high,
-	RS_fault_mmap_lock_wait_ns_normal,
-	RS_fault_mmap_lock_wait_ns_low,
-	RS_fault_mmap_lock_acquire_rt,
-	RS_fault_mmap_lock_acquire_high,
-	RS_fault_mmap_lock_acquire_normal,
-	RS_fault_mmap_lock_acquire_low,
-	RS_state_collisions,
-	RS_NR_COUNTERS
+	RS_COUNTER_LIST
+	RS_NR_COUNTERS,
+	RS_NO_COUNTER = RS_NR_COUNTERS	/* a table entry with no counter */
 };
+
+#undef RS_COUNTER
+
+/* RS_CAUSE_<name>, carried by the trace events as a number */
+#define RS_CAUSE(name) RS_CAUSE_##name,
+#define RS_CAUSE_LAST(name) RS_CAUSE_##name,
+enum rs_cause {
+	RS_CAUSE_LIST
+	RS_NR_CAUSES
+};
+
+#undef RS_CAUSE
+#undef RS_CAUSE_LAST
+
+/* A task's scheduling class: rt, high (nice < 0), normal, low (nice > 0). */
+#define RS_THREAD_CLASS(name) RS_CLASS_##name,
+enum rs_thread_class {
+	RS_THREAD_CLASS_LIST
+	RS_NR_CLASSES
+};
+
+#undef RS_THREAD_CLASS
+
+#define RS_WAIT_BUCKET(name) RS_BUCKET_##name,
+enum rs_wait_bucket {
+	RS_WAIT_BUCKET_LIST
+	RS_NR_BUCKETS
+};
+
+#undef RS_WAIT_BUCKET
 
 extern const char * const rs_counter_names[RS_NR_COUNTERS];
 
+/*
+ * The counters of one cause: a handle_mm_fault() retry of that cause, a
+ * retry of it that came back to the VMA lock (the series), and an
+ * mmap_lock fallback of it.  RS_NO_COUNTER where a cause has none.
+ */
+struct rs_cause_counters {
+	enum rs_counter retry;
+	enum rs_counter kept;
+	enum rs_counter fallback;
+};
+
+extern const struct rs_cause_counters rs_cause_counters[RS_NR_CAUSES];
+
+/* The counters of one mmap_lock mode (read or write). */
+struct rs_lock_counters {
+	enum rs_counter acquire;	/* blocking acquisitions */
+	enum rs_counter trylock;	/* acquired with no start event */
+	enum rs_counter failed;		/* failed trylock, killed wait */
+	enum rs_counter wait_ns;
+	enum rs_counter wait[RS_NR_BUCKETS];
+};
+
+extern const struct rs_lock_counters rs_lock_counters_read;
+extern const struct rs_lock_counters rs_lock_counters_write;
+
+/* The fault-path mmap_lock counters of one thread class. */
+struct rs_class_counters {
+	enum rs_counter acquire;
+	enum rs_counter wait_ns;
+};
+
+extern const struct rs_class_counters rs_class_counters[RS_NR_CLASSES];
+
 struct rs_stats {
-	u64 c[RS_NR_COUNTERS];
+	u64 c[RS_NR_COUNTERS + 1];	/* c[RS_NO_COUNTER]: a sink, never shown */
 	u64 attempts_max;
 };
 
 DECLARE_PER_CPU(struct rs_stats, rs_stats);
 
+/* Called from probe handlers, which run with preemption disabled. */
 static __always_inline void rs_inc(enum rs_counter i)
 {
 	this_cpu_inc(rs_stats.c[i]);
@@ -128,7 +116,6 @@ static __always_inline void rs_add(enum rs_counter i, u64 v)
 	this_cpu_add(rs_stats.c[i], v);
 }
 
-/* Called from probe handlers, which run with preemption disabled. */
 /* attempts_1 .. attempts_4plus: the bucket of a fault that took @n attempts */
 static __always_inline enum rs_counter rs_attempt_bucket(unsigned int n)
 {
@@ -142,8 +129,9 @@ static __always_inline void rs_note_attempts(unsigned int n)
 		__this_cpu_write(rs_stats.attempts_max, n);
 }
 
-int rs_debugfs_init(void);
-void rs_debugfs_exit(void);
+/* The sum over CPUs of counter @i (below zero: see rs_dec(), shown as 0). */
+u64 rs_stats_sum(enum rs_counter i);
+u64 rs_stats_attempts_max(void);
 void rs_stats_reset(void);
 
 #endif /* RETRYSCOPE_STATS_H */

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * retryscope trace events: system "retryscope".
+ * Layer 1 (trace events): system "retryscope".
  *
  *   trace-cmd record -e retryscope -e mmap_lock ...
  *
  * records them next to the kernel's mmap_lock events; KernelShark shows them
- * on the task's timeline.  cause is one of enum rs_cause (cause.h).
+ * on the task's timeline.  cause is one of enum rs_cause (names.h), shown
+ * by name: TRACE_DEFINE_ENUM exports each value so that user space (the
+ * format file, trace-cmd, perf) can print it.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM retryscope
@@ -15,14 +17,28 @@
 
 #include <linux/tracepoint.h>
 
-#define rs_show_cause(c)						\
-	__print_symbolic(c,						\
-			 { 0, "none" },					\
-			 { 1, "vma_abort" },				\
-			 { 2, "file_io" },				\
-			 { 3, "swap_io" },				\
-			 { 4, "other_retry" },				\
-			 { 5, "no_vma_lock" })
+#include "stats.h"
+
+/*
+ * Each cause's value, for user space to read the print format below.
+ * (One line each: a TRACE_DEFINE_ENUM in a list macro would need a
+ * trailing semicolon in the macro.)  count.c breaks the build when
+ * RS_CAUSE_LIST grows and this list does not.
+ */
+TRACE_DEFINE_ENUM(RS_CAUSE_none);
+TRACE_DEFINE_ENUM(RS_CAUSE_vma_abort);
+TRACE_DEFINE_ENUM(RS_CAUSE_file_io);
+TRACE_DEFINE_ENUM(RS_CAUSE_swap_io);
+TRACE_DEFINE_ENUM(RS_CAUSE_other_retry);
+TRACE_DEFINE_ENUM(RS_CAUSE_no_vma_lock);
+#define RS_TRACE_CAUSES_EXPORTED 6
+
+#undef RS_CAUSE
+#undef RS_CAUSE_LAST
+#define RS_CAUSE(name) { RS_CAUSE_##name, #name },
+#define RS_CAUSE_LAST(name) { RS_CAUSE_##name, #name }
+
+#define rs_show_cause(c) __print_symbolic(c, RS_CAUSE_LIST)
 
 /* handle_mm_fault() returned VM_FAULT_RETRY. */
 TRACE_EVENT(retryscope_fault_retry,

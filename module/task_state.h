@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-task fault state, and the cause of a retry or of an mmap_lock
- * fallback derived from it.
+ * Layer 2 (per-task state): what the probes saw of a task's fault, and
+ * the cause of a retry or of an mmap_lock fallback derived from it.
  *
  * A fault is a chain of probe hits on one task: lock_vma_under_rcu(),
  * handle_mm_fault() (with filemap_fault()/do_swap_page() inside), and on
@@ -16,8 +16,8 @@
  * that is counted in state_collisions and costs at most a misattributed
  * cause, never a crash.
  */
-#ifndef RETRYSCOPE_CAUSE_H
-#define RETRYSCOPE_CAUSE_H
+#ifndef RETRYSCOPE_TASK_STATE_H
+#define RETRYSCOPE_TASK_STATE_H
 
 #include <linux/bits.h>
 #include <linux/compiler.h>
@@ -27,15 +27,7 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 
-/* Causes, as carried by the trace events and used in counter names. */
-enum rs_cause {
-	RS_CAUSE_NONE,
-	RS_CAUSE_VMA_ABORT,	/* lock_vma_under_rcu() returned NULL */
-	RS_CAUSE_FILE_IO,	/* filemap_fault() returned VM_FAULT_RETRY */
-	RS_CAUSE_SWAP_IO,	/* do_swap_page() returned VM_FAULT_RETRY */
-	RS_CAUSE_OTHER_RETRY,	/* any other VM_FAULT_RETRY */
-	RS_CAUSE_NO_VMA_LOCK,	/* no per-VMA lock attempt preceded it */
-};
+#include "stats.h"
 
 /* What the last probe hit on a task left behind. */
 enum rs_state {
@@ -218,36 +210,8 @@ void rs_state_clear_all(void);
 enum rs_cause rs_state_fallback_cause(const struct rs_task_state *ts,
 				      unsigned long address);
 
-void rs_count_retry_kept(const struct rs_task_state *ts, unsigned long address);
-
 /* mmap_lock wait start, per task, for the tracepoint probes. */
 void rs_lock_start_set(u64 now);
 u64 rs_lock_start_take(void);
 
-/* Counting filter (module parameters and debugfs "filter"). */
-extern s32 rs_filter_tgid;
-extern unsigned int rs_filter_comm_len;
-bool rs_filter_comm_match(unsigned int len);
-
-/*
- * The filter.  Handlers read it without a lock: a change made while a fault
- * is being counted may count that one fault under the old filter.
- */
-static __always_inline bool rs_filter_match(void)
-{
-	s32 tgid = READ_ONCE(rs_filter_tgid);
-	unsigned int len = READ_ONCE(rs_filter_comm_len);
-
-	if (tgid && current->tgid != tgid)
-		return false;
-	return !len || rs_filter_comm_match(len);
-}
-
-int rs_filter_set_tgid(s32 tgid);
-int rs_filter_set_comm(const char *comm);
-void rs_filter_clear(void);
-int rs_filter_show(char *buf, size_t size);
-
-const char *rs_cause_name(enum rs_cause c);
-
-#endif /* RETRYSCOPE_CAUSE_H */
+#endif /* RETRYSCOPE_TASK_STATE_H */

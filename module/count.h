@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Layer 3 (models): what both counting models count the same way, by
+ * cause: a retry, a retry kept on the VMA lock, an mmap_lock fallback.
+ * The models themselves are entry_model.c and return_model.c; io_fault.c
+ * holds the ->fault return probes both use, lockwait.c the lock waits.
+ */
+#ifndef RETRYSCOPE_COUNT_H
+#define RETRYSCOPE_COUNT_H
+
+#include <linux/cache.h>
+#include <linux/types.h>
+
+#include "stats.h"
+#include "task_state.h"
+
+/*
+ * Which model the handlers follow: set by rs_model_select() at attach,
+ * before any hook runs.  true: the entry model (backend=auto, ftrace);
+ * false: the return model (backend=fprobe, kprobe).
+ */
+extern bool rs_entry_model __read_mostly;
+
+void rs_model_select(bool entry_model);
+const char *rs_model_name(void);
+
+/* The cause of a retry in retry state @state: file I/O, swap I/O, other. */
+static __always_inline enum rs_cause rs_retry_cause(unsigned int state)
+{
+	return state == RS_ST_RETRY_FILE_IO ? RS_CAUSE_file_io :
+	       state == RS_ST_RETRY_SWAP_IO ? RS_CAUSE_swap_io :
+	       RS_CAUSE_other_retry;
+}
+
+/* An attempt returned VM_FAULT_RETRY for @cause (one of rs_retry_cause()). */
+static __always_inline void rs_count_retry(enum rs_cause cause)
+{
+	rs_inc(RS_fault_retry);
+	rs_inc(rs_cause_counters[cause].retry);
+}
+
+/* The arch handler took mmap_lock, for @cause (rs_state_fallback_cause()). */
+static __always_inline void rs_count_fallback(enum rs_cause cause)
+{
+	rs_inc(RS_mmap_lock_fallback);
+	rs_inc(rs_cause_counters[cause].fallback);
+}
+
+void rs_count_retry_kept(const struct rs_task_state *ts, unsigned long address);
+
+#endif /* RETRYSCOPE_COUNT_H */

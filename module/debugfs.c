@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layer 5 (interface): the debugfs files, /sys/kernel/debug/retryscope/:
+ *
+ *   stats     "name value" per line, summed over CPUs (attempts_max: max)
+ *   reset     write 1: zero every counter and the per-task state
+ *   probes    each probe: symbol, type, on/off (and why), hits, nmissed
+ *   filter    "none", "tgid N" or "comm PREFIX"; write one of them
+ *   features  what this kernel has, as found at build and load time
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+
+#include "debugfs.h"
+#include "features.h"
+#include "filter.h"
+#include "probes.h"
+#include "stats.h"
+#include "task_state.h"
+#include "tracepoints.h"
+
+static struct dentry *rs_dir;
+
+static int rs_stats_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < RS_NR_COUNTERS; i++)
+		seq_printf(m, "%s %llu\n", rs_counter_names[i], rs_stats_sum(i));
+	seq_printf(m, "attempts_max %llu\n", rs_stats_attempts_max());
+	seq_printf(m, "probe_nmissed %llu\n", rs_probes_nmissed());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rs_stats);
+
+/* Zero every counter and forget every task's state. */
+static void rs_reset(void)
+{
+	rs_stats_reset();
+	rs_state_clear_all();
+}
+
+/* Copy a short user write into @buf, without the trailing newline. */
+static int rs_copy_line(char *buf, size_t size, const char __user *ubuf,
+			size_t count)
+{
+	if (!count || count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (buf[count - 1] == '\n')
+		buf[--count] = '\0';
+	return count ? 0 : -EINVAL;
+}
+
+static ssize_t rs_reset_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[4];
+	int err = rs_copy_line(buf, sizeof(buf), ubuf, count);
+
+	if (err)
+		return err;
+	if (strcmp(buf, "1"))
+		return -EINVAL;
+	rs_reset();
+	return count;
+}
+
+static const struct file_operations rs_reset_fops = {
+	.owner = THIS_MODULE,
+	.write = rs_reset_write,
+	.llseek = noop_llseek,
+};
+
+static int rs_probes_file_show(struct seq_file *m, void *v)
+{
+	rs_probes_show(m);
+	rs_tracepoints_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rs_probes_file);
+
+static int rs_filter_file_show(struct seq_file *m, void *v)
+{
+	char buf[48];
+
+	rs_filter_show(buf, sizeof(buf));
+	seq_puts(m, buf);
+	return 0;
+}
+
+static int rs_filter_file_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, rs_filter_file_show, NULL);
+}
+
+/* Accepts exactly "none", "tgid N" (N >= 0) or "comm PREFIX" (1-15 chars). */
+static ssize_t rs_filter_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	char buf[32];
+	int err = rs_copy_line(buf, sizeof(buf), ubuf, count);
+	s32 tgid;
+
+	if (err)
+		return err;
+	if (!strcmp(buf, "none")) {
+		rs_filter_clear();
+	} else if (!strncmp(buf, "tgid ", 5)) {
+		err = kstrtos32(buf + 5, 10, &tgid);
+		if (!err)
+			err = rs_filter_set_tgid(tgid);
+	} else if (!strncmp(buf, "comm ", 5)) {
+		if (strpbrk(buf + 5, " \t"))
+			err = -EINVAL;
+		else
+			err = rs_filter_set_comm(buf + 5);
+	} else {
+		err = -EINVAL;
+	}
+	return err ? err : count;
+}
+
+static const struct file_operations rs_filter_fops = {
+	.owner = THIS_MODULE,
+	.open = rs_filter_file_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = rs_filter_write,
+};
+
+static int rs_features_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "per_vma_lock %s\n", RS_HAVE_PER_VMA_LOCK ? "yes" : "no");
+	seq_printf(m, "vm_fault_retry_vma %s\n",
+		   RS_VM_FAULT_RETRY_VMA_BITS ? "yes" : "no");
+	seq_printf(m, "per_vma_lock_stats %s\n",
+		   IS_ENABLED(CONFIG_PER_VMA_LOCK_STATS) ? "yes" : "no");
+	seq_printf(m, "vm_fault_retry 0x%x\n",
+		   (__force unsigned int)VM_FAULT_RETRY);
+	seq_printf(m, "vm_fault_retry_vma 0x%x\n", RS_VM_FAULT_RETRY_VMA_BITS);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rs_features);
+
+int rs_debugfs_init(void)
+{
+	rs_dir = debugfs_create_dir("retryscope", NULL);
+	if (IS_ERR(rs_dir))
+		return PTR_ERR(rs_dir);
+	debugfs_create_file("stats", 0444, rs_dir, NULL, &rs_stats_fops);
+	debugfs_create_file("reset", 0200, rs_dir, NULL, &rs_reset_fops);
+	debugfs_create_file("probes", 0444, rs_dir, NULL, &rs_probes_file_fops);
+	debugfs_create_file("filter", 0644, rs_dir, NULL, &rs_filter_fops);
+	debugfs_create_file("features", 0444, rs_dir, NULL, &rs_features_fops);
+	return 0;
+}
+
+void rs_debugfs_exit(void)
+{
+	debugfs_remove_recursive(rs_dir);
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layer 3 (models): the filemap_fault(), do_swap_page() and shmem_fault()
+ * return probes.  They count the calls and what each returned, and pass a
+ * VM_FAULT_RETRY or VM_FAULT_MAJOR on to the model: the return model
+ * notes the retry's cause in the task's slot for handle_mm_fault()'s
+ * return; the entry model moves its counts (rs_em_io_return()).
+ *
+ * filemap_fault() drops the lock in three places: readahead started I/O
+ * (the only one where the RFC series sets VM_FAULT_RETRY_VMA), the folio
+ * was locked by someone else's I/O, or a VM_RAND_READ mapping read the
+ * folio synchronously (page_not_uptodate).  The last one is told apart by
+ * the VMA flag: filemap_fault_retry_random.
+ */
+#include <linux/mm.h>
+
+#include "count.h"
+#include "entry_model.h"
+#include "features.h"
+#include "filter.h"
+#include "io_fault.h"
+#include "stats.h"
+#include "task_state.h"
+
+/* The counters of one ->fault: filemap_fault_* or swap_fault_*. */
+struct rs_vmf_counters {
+	enum rs_counter calls, vma_locked, tried, nowait;
+	enum rs_counter retry, retry_vma, major, error;
+};
+
+static const struct rs_vmf_counters rs_filemap_counters = {
+	.calls = RS_filemap_fault_calls,
+	.vma_locked = RS_filemap_fault_vma_locked,
+	.tried = RS_filemap_fault_tried,
+	.nowait = RS_filemap_fault_nowait,
+	.retry = RS_filemap_fault_retry,
+	.retry_vma = RS_filemap_fault_retry_vma,
+	.major = RS_filemap_fault_major,
+	.error = RS_filemap_fault_error,
+};
+
+static const struct rs_vmf_counters rs_swap_counters = {
+	.calls = RS_swap_fault_calls,
+	.vma_locked = RS_swap_fault_vma_locked,
+	.tried = RS_swap_fault_tried,
+	.nowait = RS_swap_fault_nowait,
+	.retry = RS_swap_fault_retry,
+	.retry_vma = RS_swap_fault_retry_vma,
+	.major = RS_swap_fault_major,
+	.error = RS_swap_fault_error,
+};
+
+static __always_inline void rs_vmf_entry_count(struct vm_fault *vmf,
+					       struct rs_vmf_data *d,
+					       const struct rs_vmf_counters *c)
+{
+	unsigned int flags = READ_ONCE(vmf->flags);
+
+	d->address = vmf->address;
+	d->flags = flags;
+	rs_inc(c->calls);
+	if (flags & RS_FAULT_FLAG_VMA_LOCK)
+		rs_inc(c->vma_locked);
+	if (flags & FAULT_FLAG_TRIED)
+		rs_inc(c->tried);
+	if (flags & FAULT_FLAG_RETRY_NOWAIT)
+		rs_inc(c->nowait);
+}
+
+static __always_inline void rs_vmf_ret_count(unsigned int ret,
+					     struct rs_vmf_data *d,
+					     const struct rs_vmf_counters *c,
+					     enum rs_state state)
+{
+	struct rs_task_state ts;
+
+	if (ret & rs_fault_bits(VM_FAULT_RETRY)) {
+		rs_inc(c->retry);
+		if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
+			rs_inc(c->retry_vma);
+		if (!rs_entry_model) {
+			rs_state_get(&ts, d->address);
+			if (ts.mine) {
+				ts.state = state;
+				rs_state_set(&ts);
+			}
+		}
+	}
+	if (rs_entry_model)
+		rs_em_io_return(d->address, d->flags, ret, state);
+	if (ret & rs_fault_bits(VM_FAULT_MAJOR))
+		rs_inc(c->major);
+	if (ret & rs_fault_bits(VM_FAULT_ERROR))
+		rs_inc(c->error);
+}
+
+int rs_filemap_fault_enter(void *data, unsigned long arg0, unsigned long unused1,
+			   unsigned long unused2)
+{
+	struct vm_fault *vmf = (struct vm_fault *)arg0;
+	struct rs_vmf_data *d = data;
+
+	if (!rs_filter_match())
+		return 1;
+	rs_vmf_entry_count(vmf, d, &rs_filemap_counters);
+	d->random = vmf->vma->vm_flags & VM_RAND_READ;
+	if (d->random)
+		rs_inc(RS_filemap_fault_random);
+	return 0;
+}
+
+void rs_filemap_fault_exit(void *data, unsigned long retval)
+{
+	struct rs_vmf_data *d = data;
+
+	rs_vmf_ret_count(retval, d, &rs_filemap_counters, RS_ST_RETRY_FILE_IO);
+	if (d->random && (retval & rs_fault_bits(VM_FAULT_RETRY)))
+		rs_inc(RS_filemap_fault_retry_random);
+}
+
+int rs_do_swap_page_enter(void *data, unsigned long arg0, unsigned long unused1,
+			  unsigned long unused2)
+{
+	if (!rs_filter_match())
+		return 1;
+	rs_vmf_entry_count((struct vm_fault *)arg0, data, &rs_swap_counters);
+	return 0;
+}
+
+void rs_do_swap_page_exit(void *data, unsigned long retval)
+{
+	rs_vmf_ret_count(retval, data, &rs_swap_counters, RS_ST_RETRY_SWAP_IO);
+}
+
+/*
+ * shmem_fault(vmf), for the entry model alone: the return model reads
+ * VM_FAULT_MAJOR from handle_mm_fault(); the entry model needs it from
+ * the ->fault that sets it, and shmem sets it when it reads a folio back
+ * from swap (tmpfs, memfd, shared anonymous memory).  A VM_FAULT_RETRY
+ * (waiting for a hole punch) is an "other" retry.
+ */
+int rs_shmem_fault_enter(void *data, unsigned long arg0, unsigned long unused1,
+			 unsigned long unused2)
+{
+	struct vm_fault *vmf = (struct vm_fault *)arg0;
+	struct rs_vmf_data *d = data;
+
+	if (!rs_filter_match())
+		return 1;
+	d->address = vmf->address;
+	d->flags = READ_ONCE(vmf->flags);
+	return 0;
+}
+
+void rs_shmem_fault_exit(void *data, unsigned long retval)
+{
+	struct rs_vmf_data *d = data;
+
+	rs_em_io_return(d->address, d->flags, retval, RS_ST_RETRY_OTHER);
+}

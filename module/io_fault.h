@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Layer 3 (models): the ->fault return probes both models use,
+ * filemap_fault(), do_swap_page() and shmem_fault().  Each handler is
+ * written once, on plain arguments; probes.c calls it from the backend's
+ * entry and exit handlers, with @data the per-call data of struct
+ * rs_vmf_data.  An enter handler returns non-zero for a task the filter
+ * leaves out: the backend then skips the exit and counts no hit.
+ */
+#ifndef RETRYSCOPE_IO_FAULT_H
+#define RETRYSCOPE_IO_FAULT_H
+
+#include <linux/types.h>
+
+struct rs_vmf_data {
+	unsigned long address;
+	unsigned int flags;	/* vmf->flags at entry */
+	bool random;		/* VM_RAND_READ: no readahead, synchronous read */
+};
+
+int rs_filemap_fault_enter(void *data, unsigned long vmf, unsigned long unused1,
+			   unsigned long unused2);
+void rs_filemap_fault_exit(void *data, unsigned long retval);
+int rs_do_swap_page_enter(void *data, unsigned long vmf, unsigned long unused1,
+			  unsigned long unused2);
+void rs_do_swap_page_exit(void *data, unsigned long retval);
+/* entry model only */
+int rs_shmem_fault_enter(void *data, unsigned long vmf, unsigned long unused1,
+			 unsigned long unused2);
+void rs_shmem_fault_exit(void *data, unsigned long retval);
+
+#endif /* RETRYSCOPE_IO_FAULT_H */

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layer 3 (models): the return model (backend=fprobe, backend=kprobe).
+ *
+ *   lock_vma_under_rcu    ret: a VMA, or NULL (an abort)
+ *   handle_mm_fault       entry: flags, address; ret: VM_FAULT_* of one attempt
+ *   lock_mm_and_find_vma  entry: the arch handler falls back to mmap_lock
+ *
+ * with filemap_fault() and do_swap_page() (io_fault.c) noting the cause of
+ * a retry in the task's slot before handle_mm_fault() returns it.  It sees
+ * every outcome, at several times the entry model's cost per fault.
+ *
+ * Callers run with preemption disabled.
+ */
+#include <linux/mm.h>
+
+#include "count.h"
+#include "features.h"
+#include "filter.h"
+#include "return_model.h"
+#include "stats.h"
+#include "task_state.h"
+#include "trace.h"
+
+int rs_rm_lock_vma_enter(void *data, unsigned long mm, unsigned long address,
+			 unsigned long unused)
+{
+	struct rs_addr_data *d = data;
+
+	if (!rs_filter_match())
+		return 1;
+	d->address = address;
+	return 0;
+}
+
+void rs_rm_lock_vma_exit(void *data, unsigned long vma)
+{
+	struct rs_addr_data *d = data;
+	struct rs_task_state ts;
+	bool same;
+
+	rs_state_get(&ts, d->address);
+	same = rs_state_same_fault(&ts, d->address);
+	if (vma) {
+		/* A retry came back to the VMA lock instead of mmap_lock. */
+		if (same && rs_state_is_retry(&ts))
+			rs_count_retry_kept(&ts, d->address);
+		return;
+	}
+	rs_inc(RS_vma_lock_abort);
+	if (!same) {
+		ts.attempt = 0;
+		ts.tag = (d->address >> PAGE_SHIFT);
+	}
+	ts.state = RS_ST_VMA_ABORT;
+	rs_state_set(&ts);
+}
+
+int rs_rm_hmf_enter(void *data, unsigned long vma, unsigned long address,
+		    unsigned long flags)
+{
+	struct rs_hmf_data *d = data;
+	struct rs_task_state ts;
+
+	if (!rs_filter_match())
+		return 1;
+	d->address = address;
+	d->flags = flags;
+
+	rs_state_get(&ts, d->address);
+	if (rs_state_same_fault(&ts, d->address)) {
+		d->attempt = ts.attempt + 1;
+	} else {
+		if (ts.mine && rs_state_is_retry(&ts))
+			rs_inc(RS_faults_abandoned);
+		d->attempt = 1;
+		if (d->flags & FAULT_FLAG_USER)
+			rs_inc(RS_user_faults);
+	}
+	ts.state = RS_ST_IN_FAULT;
+	ts.attempt = d->attempt;
+	ts.tag = d->address >> PAGE_SHIFT;
+	rs_state_set(&ts);
+	return 0;
+}
+
+/* handle_mm_fault() returned VM_FAULT_RETRY: by the cause in the slot. */
+static void rs_rm_hmf_retry(struct rs_hmf_data *d, struct rs_task_state *ts,
+			    unsigned int ret)
+{
+	enum rs_cause cause = RS_CAUSE_other_retry;
+
+	if (ts->mine && (ts->state == RS_ST_RETRY_FILE_IO ||
+			 ts->state == RS_ST_RETRY_SWAP_IO))
+		cause = rs_retry_cause(ts->state);
+	else
+		ts->state = RS_ST_RETRY_OTHER;
+	rs_count_retry(cause);
+	rs_state_set(ts);
+	trace_retryscope_fault_retry(d->address, cause, d->flags, ret,
+				     d->attempt,
+				     ret & RS_VM_FAULT_RETRY_VMA_BITS);
+}
+
+void rs_rm_hmf_exit(void *data, unsigned long retval)
+{
+	struct rs_hmf_data *d = data;
+	unsigned int ret = retval;
+	struct rs_task_state ts;
+
+	if (d->flags & RS_FAULT_FLAG_VMA_LOCK)
+		rs_inc(ret & rs_fault_bits(VM_FAULT_RETRY) ?
+		       RS_vma_lock_retry : RS_vma_lock_success);
+
+	rs_state_get(&ts, d->address);
+	ts.attempt = d->attempt;
+	ts.tag = d->address >> PAGE_SHIFT;
+
+	if (ret & rs_fault_bits(VM_FAULT_RETRY)) {
+		rs_rm_hmf_retry(d, &ts, ret);
+		return;
+	}
+
+	/* The fault is complete: account it as mm_account_fault() does. */
+	if (d->flags & FAULT_FLAG_USER) {
+		rs_inc(rs_attempt_bucket(d->attempt));
+		rs_note_attempts(d->attempt);
+	}
+	if (!(ret & rs_fault_bits(VM_FAULT_ERROR)) &&
+	    ((ret & rs_fault_bits(VM_FAULT_MAJOR)) ||
+	     (d->flags & FAULT_FLAG_TRIED)))
+		rs_inc(RS_major_faults);
+	ts.state = RS_ST_NONE;
+	ts.attempt = 0;
+	rs_state_set(&ts);
+}
+
+int rs_rm_lock_mm_enter(void *data, unsigned long mm, unsigned long address,
+			unsigned long regs)
+{
+	struct rs_task_state ts;
+	enum rs_cause cause;
+
+	if (!rs_filter_match())
+		return 1;
+	rs_state_get(&ts, address);
+	cause = rs_state_fallback_cause(&ts, address);
+	rs_count_fallback(cause);
+	if (cause == RS_CAUSE_no_vma_lock)
+		ts.attempt = 0;
+	trace_retryscope_mmap_fallback(address, cause, ts.attempt);
+	ts.state = RS_ST_MMAP_LOCKED;
+	ts.tag = address >> PAGE_SHIFT;
+	rs_state_set(&ts);
+	return 0;
+}

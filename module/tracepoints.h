@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Layer 4 (probes): the mmap_lock tracepoints (tracepoints.c).
+ */
+#ifndef RETRYSCOPE_TRACEPOINTS_H
+#define RETRYSCOPE_TRACEPOINTS_H
+
+struct seq_file;
+
+/* Attach both mmap_lock tracepoints unless skip= names RS_SKIP_LOCKWAIT. */
+unsigned int rs_tracepoints_attach(const char *skip);
+void rs_tracepoints_detach(void);
+/* Their lines of the debugfs "probes" file. */
+void rs_tracepoints_show(struct seq_file *m);
+
+#endif /* RETRYSCOPE_TRACEPOINTS_H */
