@@ -55,8 +55,9 @@ struct fl_io_ctx {
 };
 
 /*
- * Thread functions for fl_run_add(): each io thread walks its own slice
- * of the mapping (--order), and between passes makes the slice cold.
+ * Thread functions for a struct fl_group (run.h): each io thread walks
+ * its own slice of the mapping (--order), and between passes makes the
+ * slice cold.
  */
 int fl_io_setup(struct fl_thread *t);
 void fl_io_work(struct fl_thread *t);

@@ -132,12 +132,12 @@ static void print_help(FILE *f)
 		fprintf(f, "\n%s: %s\n", sc->name, sc->summary);
 		fprintf(f, "%s", sc->help);
 		fprintf(f, "  defaults: --threads %u --size %lluM --duration %g",
-			sc->def_threads,
-			(unsigned long long)(sc->def_size >> 20),
-			sc->def_duration);
-		if (sc->def_passes)
+			sc->def.threads,
+			(unsigned long long)(sc->def.size >> 20),
+			sc->def.duration);
+		if (sc->def.passes)
 			fprintf(f, " --passes %llu",
-				(unsigned long long)sc->def_passes);
+				(unsigned long long)sc->def.passes);
 		fprintf(f, "\n");
 	}
 	fprintf(f, "\nOptions:\n");
@@ -231,6 +231,41 @@ static int get_double(int id, const char *s, double lo, int lo_open,
 	return 0;
 }
 
+/* The options whose value is one of a few words. */
+static int set_word(struct fl_opts *o, int id, const char *arg)
+{
+	switch (id) {
+	case O_MADV:
+		if (!strcmp(arg, "normal"))
+			o->madv = MADV_NORMAL;
+		else if (!strcmp(arg, "random"))
+			o->madv = MADV_RANDOM;
+		else if (!strcmp(arg, "sequential"))
+			o->madv = MADV_SEQUENTIAL;
+		else
+			return usage_err("--madv: '%s' is not one of normal, random, sequential", arg);
+		o->madv_name = arg;
+		return 0;
+	case O_ORDER:
+		if (!strcmp(arg, "seq"))
+			o->order = FL_ORDER_SEQ;
+		else if (!strcmp(arg, "random"))
+			o->order = FL_ORDER_RANDOM;
+		else
+			return usage_err("--order: '%s' is not one of seq, random", arg);
+		return 0;
+	case O_KIND:
+		if (!strcmp(arg, "anon"))
+			o->kind = FL_KIND_ANON;
+		else if (!strcmp(arg, "file"))
+			o->kind = FL_KIND_FILE;
+		else
+			return usage_err("--kind: '%s' is not one of anon, file", arg);
+		return 0;
+	}
+	return usage_err("internal error: option id %d", id);
+}
+
 static int set_value(struct fl_opts *o, int id, const char *arg)
 {
 	uint64_t v;
@@ -273,32 +308,9 @@ static int set_value(struct fl_opts *o, int id, const char *arg)
 		o->drop_caches = 0;
 		return 0;
 	case O_MADV:
-		if (!strcmp(arg, "normal"))
-			o->madv = MADV_NORMAL;
-		else if (!strcmp(arg, "random"))
-			o->madv = MADV_RANDOM;
-		else if (!strcmp(arg, "sequential"))
-			o->madv = MADV_SEQUENTIAL;
-		else
-			return usage_err("--madv: '%s' is not one of normal, random, sequential", arg);
-		o->madv_name = arg;
-		return 0;
 	case O_ORDER:
-		if (!strcmp(arg, "seq"))
-			o->order = FL_ORDER_SEQ;
-		else if (!strcmp(arg, "random"))
-			o->order = FL_ORDER_RANDOM;
-		else
-			return usage_err("--order: '%s' is not one of seq, random", arg);
-		return 0;
 	case O_KIND:
-		if (!strcmp(arg, "anon"))
-			o->kind = FL_KIND_ANON;
-		else if (!strcmp(arg, "file"))
-			o->kind = FL_KIND_FILE;
-		else
-			return usage_err("--kind: '%s' is not one of anon, file", arg);
-		return 0;
+		return set_word(o, id, arg);
 	case O_FORK_INTERVAL:
 		return get_double(id, arg, 0, 1, 60000, &o->fork_interval_ms);
 	case O_HI_PAGES:
@@ -403,14 +415,16 @@ static int check_slices(const char *what, uint64_t size, const char *twhat,
 	return 0;
 }
 
-int fl_opts_parse(struct fl_opts *o, int argc, char **argv, int *exit_now)
+/*
+ * The getopt loop: sets every option given and *scname; --help and --list
+ * print and set *exit_now.  0, or FL_EXIT_USAGE after a message.
+ */
+static int read_args(struct fl_opts *o, int argc, char **argv,
+		     const char **scname, int *exit_now)
 {
 	struct option lopts[O_COUNT + 1];
-	const char *scname = NULL;
 	int i, c, ret;
 
-	set_defaults(o);
-	*exit_now = 0;
 	for (i = 0; i < O_COUNT; i++) {
 		lopts[i] = (struct option){ optdefs[i].name,
 			optdefs[i].arg ? required_argument : no_argument,
@@ -423,10 +437,10 @@ int fl_opts_parse(struct fl_opts *o, int argc, char **argv, int *exit_now)
 	/* "-" first: non-options come back in order, as 1 */
 	while ((c = getopt_long(argc, argv, "-:h", lopts, NULL)) != -1) {
 		if (c == 1) {
-			if (scname)
+			if (*scname)
 				return usage_err("unexpected argument '%s' (one scenario only; see " FL_NAME " --help)",
 						 optarg);
-			scname = optarg;
+			*scname = optarg;
 			continue;
 		}
 		if (c == 'h')
@@ -453,12 +467,13 @@ int fl_opts_parse(struct fl_opts *o, int argc, char **argv, int *exit_now)
 		if (ret)
 			return ret;
 	}
-	if (!scname)
-		return usage_err("no scenario given (see " FL_NAME " --help or --list)");
-	o->sc = fl_scenario_find(scname);
-	if (!o->sc)
-		return usage_err("unknown scenario '%s' (" FL_NAME " --list shows them)",
-				 scname);
+	return 0;
+}
+
+/* Options given that the scenario does not take; then its defaults. */
+static int apply_scenario(struct fl_opts *o)
+{
+	int i;
 
 	for (i = 0; i < O_COUNT; i++) {
 		if (!GIVEN(o, i) || fl_opt_applies(o, optdefs[i].name))
@@ -470,17 +485,38 @@ int fl_opts_parse(struct fl_opts *o, int argc, char **argv, int *exit_now)
 				 optdefs[i].name, o->sc->name);
 	}
 
-	/* scenario defaults */
 	if (!GIVEN(o, O_THREADS))
-		o->threads = o->sc->def_threads;
+		o->threads = o->sc->def.threads;
 	if (!GIVEN(o, O_SIZE))
-		o->size = o->sc->def_size;
+		o->size = o->sc->def.size;
 	if (!GIVEN(o, O_PASSES))
-		o->passes = o->sc->def_passes;
+		o->passes = o->sc->def.passes;
 	if (!GIVEN(o, O_DURATION))
-		o->duration = GIVEN(o, O_PASSES) ? MAX_DURATION : o->sc->def_duration;
+		o->duration = GIVEN(o, O_PASSES) ? MAX_DURATION : o->sc->def.duration;
 	if (!(o->sc->flags & SCF_DROP))
 		o->drop_caches = 0;
+	return 0;
+}
+
+int fl_opts_parse(struct fl_opts *o, int argc, char **argv, int *exit_now)
+{
+	const char *scname = NULL;
+	int ret;
+
+	set_defaults(o);
+	*exit_now = 0;
+	ret = read_args(o, argc, argv, &scname, exit_now);
+	if (ret || *exit_now)
+		return ret;
+	if (!scname)
+		return usage_err("no scenario given (see " FL_NAME " --help or --list)");
+	o->sc = fl_scenario_find(scname);
+	if (!o->sc)
+		return usage_err("unknown scenario '%s' (" FL_NAME " --list shows them)",
+				 scname);
+	ret = apply_scenario(o);
+	if (ret)
+		return ret;
 
 	if (fl_opt_applies(o, "file")) {
 		ret = open_file(o);

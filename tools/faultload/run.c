@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "report.h"
 #include "run.h"
+#include "swap.h"
 #include "util.h"
 
 #define FL_STACK_SIZE	(256u << 10)
@@ -32,7 +34,7 @@ void fl_install_signal_handlers(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-void fl_run_init(struct fl_run *run)
+static void run_init(struct fl_run *run)
 {
 	memset(run, 0, sizeof(*run));
 	run->t_init = fl_now_ns();
@@ -40,8 +42,9 @@ void fl_run_init(struct fl_run *run)
 	pthread_cond_init(&run->cond, NULL);
 }
 
-struct fl_thread *fl_run_add(struct fl_run *run, enum fl_class cls,
-			     fl_setup_fn setup, fl_work_fn work, void *ctx)
+/* Add a thread (created by run_start); NULL and a message on ENOMEM. */
+static struct fl_thread *run_add(struct fl_run *run, enum fl_class cls,
+				 fl_setup_fn setup, fl_work_fn work, void *ctx)
 {
 	struct fl_thread *t;
 	unsigned int i, idx = 0;
@@ -71,23 +74,18 @@ struct fl_thread *fl_run_add(struct fl_run *run, enum fl_class cls,
 	return t;
 }
 
-int fl_run_add_n(struct fl_run *run, unsigned int n, enum fl_class cls,
-		 fl_setup_fn setup, fl_work_fn work, void *ctx)
+/* Add a group's threads: 0, or -1 after a message. */
+static int run_add_group(struct fl_run *run, const struct fl_group *g)
 {
-	while (n--)
-		if (!fl_run_add(run, cls, setup, work, ctx))
+	struct fl_thread *t;
+	unsigned int i;
+
+	for (i = 0; i < g->n; i++) {
+		t = run_add(run, g->cls, g->setup, g->work, g->ctx);
+		if (!t)
 			return -1;
-	return 0;
-}
-
-int fl_run_add_endless(struct fl_run *run, enum fl_class cls,
-		       fl_setup_fn setup, fl_work_fn work, void *ctx)
-{
-	struct fl_thread *t = fl_run_add(run, cls, setup, work, ctx);
-
-	if (!t)
-		return -1;
-	t->endless = 1;
+		t->endless = g->endless;
+	}
 	return 0;
 }
 
@@ -130,7 +128,8 @@ static void release(struct fl_run *run, int state)
 	pthread_mutex_unlock(&run->lock);
 }
 
-int fl_run_start(struct fl_run *run)
+/* Create the threads, wait for their setup, let them go: 0, or -1. */
+static int run_start(struct fl_run *run)
 {
 	unsigned int i, j, created = 0, failed = 0, finite = 0;
 	pthread_attr_t attr;
@@ -184,7 +183,8 @@ int fl_run_busy(struct fl_run *run)
 	return !fl_stopping() && atomic_load(&run->running) > 0;
 }
 
-void fl_run_wait(struct fl_run *run, double duration_s)
+/* Sleep until duration_s after the start, or until !fl_run_busy(). */
+static void run_wait(struct fl_run *run, double duration_s)
 {
 	uint64_t end = run->t_start + (uint64_t)(duration_s * NSEC_PER_SEC);
 	uint64_t now, tick = 10 * NSEC_PER_MSEC;
@@ -193,7 +193,12 @@ void fl_run_wait(struct fl_run *run, double duration_s)
 		fl_sleep_ns(end - now < tick ? end - now : tick);
 }
 
-void fl_run_finish(struct fl_run *run, struct fl_result *res)
+/*
+ * Stop, join, and add every thread's stats to res->cls[]; sets
+ * res->wall_s, res->setup_s, res->vmstat and res->failed.  With res
+ * NULL, only stop and join.
+ */
+static void run_finish(struct fl_run *run, struct fl_result *res)
 {
 	struct fl_vmstat vs_end;
 	uint64_t last = run->t_start;
@@ -222,15 +227,54 @@ void fl_run_finish(struct fl_run *run, struct fl_result *res)
 	res->setup_s = (double)(run->t_start - run->t_init) / NSEC_PER_SEC;
 }
 
-void fl_run_destroy(struct fl_run *run)
+static void run_destroy(struct fl_run *run)
 {
 	unsigned int i;
 
-	fl_run_finish(run, NULL);
+	run_finish(run, NULL);
 	for (i = 0; i < run->n; i++)
 		free(run->t[i].priv);
 	free(run->t);
 	pthread_mutex_destroy(&run->lock);
 	pthread_cond_destroy(&run->cond);
 	memset(run, 0, sizeof(*run));
+}
+
+int fl_run_plan(const struct fl_plan *plan, const struct fl_opts *o,
+		struct fl_result *res)
+{
+	struct fl_run run;
+	unsigned int i;
+	int ret = FL_EXIT_FAIL;
+
+	run_init(&run);
+	if (plan->file && fl_file_map(plan->file, o, res))
+		goto out;
+	if (plan->swap &&
+	    fl_swap_prepare(plan->swap, plan->swap_size, o->seed, res))
+		goto out;
+	if (plan->prepare && plan->prepare(plan->ctx, o, res))
+		goto out;
+	for (i = 0; i < plan->ngroups; i++)
+		if (run_add_group(&run, &plan->groups[i]))
+			goto out;
+	if (run_start(&run))
+		goto out;
+	if (plan->main)
+		plan->main(&run, plan->ctx);
+	else
+		run_wait(&run, o->duration);
+	run_finish(&run, res);
+	if (plan->done)
+		plan->done(plan->ctx, res);
+	ret = 0;
+out:
+	run_destroy(&run);
+	if (plan->cleanup)
+		plan->cleanup(plan->ctx);
+	if (plan->swap)
+		fl_swap_destroy(plan->swap);
+	if (plan->file)
+		fl_file_unmap(plan->file);
+	return ret;
 }

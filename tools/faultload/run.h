@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * run.h - starting, timing and stopping a group of worker threads.
+ * run.h - the one run skeleton of every scenario: starting, timing and
+ * stopping its groups of worker threads.
  *
- * A scenario adds its threads with fl_run_add(), then fl_run_start()
- * creates them; each names itself after its class, runs its setup
- * function (allocation, priorities: not measured), and waits until every
- * thread is ready.  Then all start together: the trampoline snapshots
- * the thread's rusage, calls the work function, and snapshots again.
- * fl_run_wait() sleeps until the duration ends or every thread is done;
- * fl_run_finish() stops and joins them and folds their stats into the
- * result per class.
+ * A scenario describes its run in a struct fl_plan (the file mapping and
+ * swap area it needs, its thread groups, its hooks) and calls
+ * fl_run_plan(), which does the rest in this order: the setup clock
+ * starts; --file is mapped (plan.file); plan.swap_size bytes are pushed
+ * to swap (plan.swap); the prepare hook runs; the threads are created.
+ * Each names itself after its class, runs its setup function
+ * (allocation, priorities: not measured), and waits until every thread
+ * is ready.  Then all start together: the trampoline snapshots the
+ * thread's rusage, calls the work function, and snapshots again.  The
+ * main thread runs the main hook, or sleeps until the duration ends or
+ * every thread is done; then the threads are stopped and joined, their
+ * stats folded into the result per class, and the done hook runs.
+ * Whatever step failed, the threads are joined, the cleanup hook runs,
+ * and the swap area and the mapping are released.
  */
 #ifndef FL_RUN_H
 #define FL_RUN_H
@@ -52,7 +59,7 @@ struct fl_thread {
 	unsigned int idx;	/* index among the threads of its class */
 	unsigned int nr;	/* threads in its class */
 	void *ctx;		/* the scenario's shared context */
-	void *priv;		/* per-thread data, free()d by fl_run_destroy() */
+	void *priv;		/* per-thread data, free()d when the run ends */
 	fl_setup_fn setup;
 	fl_work_fn work;
 	struct fl_tstat st;
@@ -73,33 +80,57 @@ struct fl_run {
 	unsigned int ready;	/* threads past their setup */
 	int state;		/* 0 wait, 1 go, -1 abort */
 	atomic_uint running;	/* threads not endless and not yet done */
-	uint64_t t_init;	/* ns, fl_run_init(): setup begins */
+	uint64_t t_init;	/* ns: setup begins */
 	uint64_t t_start;	/* ns, when the threads were let go */
 	struct fl_vmstat vs_start;
 };
 
-void fl_run_init(struct fl_run *run);
-/* Add a thread (created by fl_run_start); NULL and a message on ENOMEM. */
-struct fl_thread *fl_run_add(struct fl_run *run, enum fl_class cls,
-			     fl_setup_fn setup, fl_work_fn work, void *ctx);
-/* fl_run_add() n times; 0, or -1 after a message. */
-int fl_run_add_n(struct fl_run *run, unsigned int n, enum fl_class cls,
-		 fl_setup_fn setup, fl_work_fn work, void *ctx);
-/* Add a thread that works until fl_stop (a writer): 0, or -1. */
-int fl_run_add_endless(struct fl_run *run, enum fl_class cls,
-		       fl_setup_fn setup, fl_work_fn work, void *ctx);
-/* Create the threads, wait for their setup, let them go: 0, or -1. */
-int fl_run_start(struct fl_run *run);
+struct fl_opts;
+struct fl_file;
+struct fl_swap;
+
+/* n threads of one class, all with the same functions and context. */
+struct fl_group {
+	enum fl_class cls;
+	unsigned int n;
+	fl_setup_fn setup;	/* may be NULL */
+	fl_work_fn work;
+	void *ctx;		/* the threads' t->ctx */
+	int endless;		/* each works until fl_stop: not waited for */
+};
+
+/* What a scenario's run needs; every member may be 0 or NULL but groups. */
+struct fl_plan {
+	struct fl_file *file;	/* fl_file_map() of the options' file first */
+	struct fl_swap *swap;	/* then fl_swap_prepare() of swap_size bytes */
+	uint64_t swap_size;
+	const struct fl_group *groups;	/* threads are added in this order */
+	unsigned int ngroups;
+	void *ctx;		/* the scenario's, passed to the hooks */
+	/* After the mapping and the swap, before the threads: 0, or -1
+	 * after a message. */
+	int (*prepare)(void *ctx, const struct fl_opts *o,
+		       struct fl_result *res);
+	/* The main thread's part of the measured phase, instead of waiting. */
+	void (*main)(struct fl_run *run, void *ctx);
+	/* After the threads are joined and their stats are in res. */
+	void (*done)(void *ctx, struct fl_result *res);
+	/* Always, once the threads are gone (also after a failed step). */
+	void (*cleanup)(void *ctx);
+};
+
+#define FL_PLAN_GROUPS(g) \
+	.groups = (g), .ngroups = sizeof(g) / sizeof((g)[0])
+
+/*
+ * Run the plan.  res gets every thread's stats per class, wall_s (start
+ * to the last thread done), setup_s (start of setup to the start of the
+ * measured phase), vmstat (deltas over the measured phase) and failed.
+ * 0, or FL_EXIT_FAIL after a message.
+ */
+int fl_run_plan(const struct fl_plan *plan, const struct fl_opts *o,
+		struct fl_result *res);
 /* Whether threads (not endless) still work and no stop was requested. */
 int fl_run_busy(struct fl_run *run);
-/* Sleep until duration_s after the start, or until !fl_run_busy(). */
-void fl_run_wait(struct fl_run *run, double duration_s);
-/*
- * Stop, join, and add every thread's stats to res->cls[]; sets
- * res->wall_s (start to the last thread done), res->setup_s (init to
- * start), res->vmstat (deltas over the measured phase) and res->failed.
- */
-void fl_run_finish(struct fl_run *run, struct fl_result *res);
-void fl_run_destroy(struct fl_run *run);
 
 #endif /* FL_RUN_H */

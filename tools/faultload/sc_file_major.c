@@ -18,48 +18,27 @@
  */
 #include "fileio.h"
 #include "opts.h"
-#include "report.h"
 #include "run.h"
 #include "scenario.h"
-#include "util.h"
 
 static int file_major_run(const struct fl_opts *o, struct fl_result *res)
 {
-	struct fl_io_ctx ctx;
 	struct fl_file file;
-	struct fl_run run;
-	int ret = FL_EXIT_FAIL;
+	struct fl_io_ctx ctx = { .o = o, .file = &file, .passes = o->passes };
+	const struct fl_group groups[] = {
+		{ FL_CLASS_IO, o->threads, fl_io_setup, fl_io_work, &ctx, 0 },
+	};
+	const struct fl_plan plan = { .file = &file, FL_PLAN_GROUPS(groups) };
 
-	fl_run_init(&run);
-	if (fl_file_map(&file, o, res))
-		goto out;
-	ctx = (struct fl_io_ctx){ .o = o, .file = &file, .passes = o->passes };
-	if (fl_run_add_n(&run, o->threads, FL_CLASS_IO, fl_io_setup,
-			 fl_io_work, &ctx) ||
-	    fl_run_start(&run))
-		goto out;
-	fl_run_wait(&run, o->duration);
-	fl_run_finish(&run, res);
-	ret = 0;
-out:
-	fl_run_destroy(&run);
-	fl_file_unmap(&file);
-	return ret;
+	return fl_run_plan(&plan, o, res);
 }
 
 const struct fl_scenario fl_sc_file_major = {
-	.id = SC_FILE_MAJOR,
-	.name = "file-major",
+	.id = SC_FILE_MAJOR, .name = "file-major", .run = file_major_run,
+	.flags = SCF_FILE | SCF_DROP, .def = { 4, 64ull << 20, 8, 0 },
 	.summary = "threads read-fault their own slices of a cold file mapping",
-	.help =
-	"  --threads fl-io threads touch one byte per page of their own\n"
-	"  slice of a MAP_SHARED PROT_READ mapping of --file (cold page\n"
-	"  cache), so filemap_fault() drops the lock to wait for the read.\n"
-	"  Each pass is made cold again; ends after --passes or --duration.\n",
-	.flags = SCF_FILE | SCF_DROP,
-	.def_threads = 4,
-	.def_size = 64ull << 20,
-	.def_duration = 8,
-	.def_passes = 0,
-	.run = file_major_run,
+	.help = "  --threads fl-io threads touch one byte per page of their own\n"
+		"  slice of a MAP_SHARED PROT_READ mapping of --file (cold page\n"
+		"  cache), so filemap_fault() drops the lock to wait for the read.\n"
+		"  Each pass is made cold again; ends after --passes or --duration.\n",
 };

@@ -21,6 +21,11 @@
 #include "scenario.h"
 #include "util.h"
 
+struct fork_ctx {
+	const struct fl_opts *o;
+	struct fl_tstat st;	/* the "fork" class: the main thread's calls */
+};
+
 /* fork() every interval until the run ends; stats into st. */
 static void fork_loop(struct fl_run *run, const struct fl_opts *o,
 		      struct fl_tstat *st)
@@ -58,47 +63,46 @@ static void fork_loop(struct fl_run *run, const struct fl_opts *o,
 	}
 }
 
+/* The main thread's part of the run, as fl-main. */
+static void fork_main(struct fl_run *run, void *arg)
+{
+	struct fork_ctx *ctx = arg;
+
+	fl_tstat_init(&ctx->st);
+	fl_tstat_begin(&ctx->st);
+	fork_loop(run, ctx->o, &ctx->st);
+	fl_tstat_end(&ctx->st);
+}
+
+static void fork_done(void *arg, struct fl_result *res)
+{
+	struct fork_ctx *ctx = arg;
+
+	fl_classstat_add(&res->cls[FL_CLASS_FORK], &ctx->st);
+}
+
 static int fork_during_io_run(const struct fl_opts *o, struct fl_result *res)
 {
-	struct fl_io_ctx ctx;
-	struct fl_tstat fst;
 	struct fl_file file;
-	struct fl_run run;
-	int ret = FL_EXIT_FAIL;
+	struct fl_io_ctx ioctx = { .o = o, .file = &file };
+	struct fork_ctx ctx = { .o = o };
+	const struct fl_group groups[] = {
+		{ FL_CLASS_IO, o->threads, fl_io_setup, fl_io_work, &ioctx, 0 },
+	};
+	const struct fl_plan plan = {
+		.file = &file, FL_PLAN_GROUPS(groups), .ctx = &ctx,
+		.main = fork_main, .done = fork_done,
+	};
 
-	fl_run_init(&run);
-	if (fl_file_map(&file, o, res))
-		goto out;
-	ctx = (struct fl_io_ctx){ .o = o, .file = &file };
-	if (fl_run_add_n(&run, o->threads, FL_CLASS_IO, fl_io_setup,
-			 fl_io_work, &ctx) ||
-	    fl_run_start(&run))
-		goto out;
-	fl_tstat_init(&fst);
-	fl_tstat_begin(&fst);
-	fork_loop(&run, o, &fst);
-	fl_tstat_end(&fst);
-	fl_run_finish(&run, res);
-	fl_classstat_add(&res->cls[FL_CLASS_FORK], &fst);
-	ret = 0;
-out:
-	fl_run_destroy(&run);
-	fl_file_unmap(&file);
-	return ret;
+	return fl_run_plan(&plan, o, res);
 }
 
 const struct fl_scenario fl_sc_fork_during_io = {
-	.id = SC_FORK_DURING_IO,
-	.name = "fork-during-io",
-	.summary = "fork() latency while threads take file I/O faults",
-	.help =
-	"  --threads fl-io threads fault the cold --file; the main thread\n"
-	"  (fl-main) forks every --fork-interval ms, the child exits at\n"
-	"  once, and each fork() call is timed (class \"fork\").\n",
-	.flags = SCF_FILE | SCF_DROP,
-	.def_threads = 2,
-	.def_size = 64ull << 20,
-	.def_duration = 8,
-	.def_passes = 0,
+	.id = SC_FORK_DURING_IO, .name = "fork-during-io",
 	.run = fork_during_io_run,
+	.flags = SCF_FILE | SCF_DROP, .def = { 2, 64ull << 20, 8, 0 },
+	.summary = "fork() latency while threads take file I/O faults",
+	.help = "  --threads fl-io threads fault the cold --file; the main thread\n"
+		"  (fl-main) forks every --fork-interval ms, the child exits at\n"
+		"  once, and each fork() call is timed (class \"fork\").\n",
 };

@@ -120,40 +120,32 @@ static void minor_work(struct fl_thread *t)
 	}
 }
 
+static int minor_prepare(void *arg, const struct fl_opts *o,
+			 struct fl_result *res)
+{
+	(void)arg;
+	return o->kind == FL_KIND_FILE ? warm_file(o, res) : 0;
+}
+
 static int minor_run(const struct fl_opts *o, struct fl_result *res)
 {
 	struct minor_ctx ctx = { .o = o };
-	struct fl_run run;
-	int ret = FL_EXIT_FAIL;
+	const struct fl_group groups[] = {
+		{ FL_CLASS_MINOR, o->threads, NULL, minor_work, &ctx, 0 },
+	};
+	const struct fl_plan plan = {
+		FL_PLAN_GROUPS(groups), .prepare = minor_prepare,
+	};
 
-	fl_run_init(&run);
-	if (o->kind == FL_KIND_FILE && warm_file(o, res))
-		goto out;
-	if (fl_run_add_n(&run, o->threads, FL_CLASS_MINOR, NULL, minor_work,
-			 &ctx) ||
-	    fl_run_start(&run))
-		goto out;
-	fl_run_wait(&run, o->duration);
-	fl_run_finish(&run, res);
-	ret = 0;
-out:
-	fl_run_destroy(&run);
-	return ret;
+	return fl_run_plan(&plan, o, res);
 }
 
 const struct fl_scenario fl_sc_minor = {
-	.id = SC_MINOR,
-	.name = "minor",
+	.id = SC_MINOR, .name = "minor", .run = minor_run,
+	.flags = SCF_FILE, .def = { 2, 4ull << 20, 5, 0 },
 	.summary = "minor-fault microbenchmark (overhead): mmap, touch, munmap",
-	.help =
-	"  --threads fl-minor threads loop mmap/touch every page/munmap of\n"
-	"  --size bytes: --kind anon (default; THP off) or --kind file (the\n"
-	"  page-cache-resident first --size bytes of --file).  Compare\n"
-	"  \"faults_per_s\".\n",
-	.flags = SCF_FILE,
-	.def_threads = 2,
-	.def_size = 4ull << 20,
-	.def_duration = 5,
-	.def_passes = 0,
-	.run = minor_run,
+	.help = "  --threads fl-minor threads loop mmap/touch every page/munmap of\n"
+		"  --size bytes: --kind anon (default; THP off) or --kind file (the\n"
+		"  page-cache-resident first --size bytes of --file).  Compare\n"
+		"  \"faults_per_s\".\n",
 };

@@ -30,6 +30,7 @@ struct same_ctx {
 	struct fl_file *file;
 	uint32_t *order;
 	pthread_barrier_t pass_end;
+	int have_barrier;	/* pass_end is initialized */
 	int again;		/* written by thread 0 between the barriers */
 };
 
@@ -74,59 +75,60 @@ static void same_work(struct fl_thread *t)
 	}
 }
 
-static int same_pages_run(const struct fl_opts *o, struct fl_result *res)
+/* The shared walk order and the barrier between passes. */
+static int same_prepare(void *arg, const struct fl_opts *o,
+			struct fl_result *res)
 {
-	struct same_ctx ctx = { .o = o };
-	struct fl_file file;
-	struct fl_run run;
-	int ret = FL_EXIT_FAIL, have_barrier = 0, err;
+	struct same_ctx *ctx = arg;
+	size_t npages = ctx->file->npages;
+	int err;
 
-	fl_run_init(&run);
-	if (fl_file_map(&file, o, res))
-		goto out;
-	ctx.file = &file;
-	ctx.order = malloc(file.npages * sizeof(*ctx.order));
-	if (!ctx.order) {
-		fl_err("same-pages: out of memory for %zu pages", file.npages);
-		goto out;
+	(void)res;
+	ctx->order = malloc(npages * sizeof(*ctx->order));
+	if (!ctx->order) {
+		fl_err("same-pages: out of memory for %zu pages", npages);
+		return -1;
 	}
-	fl_order_fill(ctx.order, file.npages, o->order == FL_ORDER_RANDOM,
-		      o->seed);
-	err = pthread_barrier_init(&ctx.pass_end, NULL, o->threads);
+	fl_order_fill(ctx->order, npages, o->order == FL_ORDER_RANDOM, o->seed);
+	err = pthread_barrier_init(&ctx->pass_end, NULL, o->threads);
 	if (err) {
 		fl_err("same-pages: pthread_barrier_init: %s", strerror(err));
-		goto out;
+		return -1;
 	}
-	have_barrier = 1;
-	if (fl_run_add_n(&run, o->threads, FL_CLASS_SAME, NULL, same_work,
-			 &ctx) ||
-	    fl_run_start(&run))
-		goto out;
-	fl_run_wait(&run, o->duration);
-	fl_run_finish(&run, res);
-	ret = 0;
-out:
-	fl_run_destroy(&run);
-	if (have_barrier)
-		pthread_barrier_destroy(&ctx.pass_end);
-	free(ctx.order);
-	fl_file_unmap(&file);
-	return ret;
+	ctx->have_barrier = 1;
+	return 0;
+}
+
+static void same_cleanup(void *arg)
+{
+	struct same_ctx *ctx = arg;
+
+	if (ctx->have_barrier)
+		pthread_barrier_destroy(&ctx->pass_end);
+	free(ctx->order);
+}
+
+static int same_pages_run(const struct fl_opts *o, struct fl_result *res)
+{
+	struct fl_file file;
+	struct same_ctx ctx = { .o = o, .file = &file };
+	const struct fl_group groups[] = {
+		{ FL_CLASS_SAME, o->threads, NULL, same_work, &ctx, 0 },
+	};
+	const struct fl_plan plan = {
+		.file = &file, FL_PLAN_GROUPS(groups), .ctx = &ctx,
+		.prepare = same_prepare, .cleanup = same_cleanup,
+	};
+
+	return fl_run_plan(&plan, o, res);
 }
 
 const struct fl_scenario fl_sc_same_pages = {
-	.id = SC_SAME_PAGES,
-	.name = "same-pages",
+	.id = SC_SAME_PAGES, .name = "same-pages", .run = same_pages_run,
+	.flags = SCF_FILE | SCF_DROP, .def = { 8, 16ull << 20, 8, 0 },
 	.summary = "many threads fault the same cold file pages in the same order",
-	.help =
-	"  --threads fl-same threads all walk the same --size bytes of the\n"
-	"  cold --file in the same order: one waits for the read, the others\n"
-	"  retry on a locked or already uptodate folio.  Passes (--passes,\n"
-	"  or until --duration) are separated by a barrier and a cold drop.\n",
-	.flags = SCF_FILE | SCF_DROP,
-	.def_threads = 8,
-	.def_size = 16ull << 20,
-	.def_duration = 8,
-	.def_passes = 0,
-	.run = same_pages_run,
+	.help = "  --threads fl-same threads all walk the same --size bytes of the\n"
+		"  cold --file in the same order: one waits for the read, the others\n"
+		"  retry on a locked or already uptodate folio.  Passes (--passes,\n"
+		"  or until --duration) are separated by a barrier and a cold drop.\n",
 };

@@ -116,62 +116,67 @@ static void hi_work(struct fl_thread *t)
 	}
 }
 
+/* The hi thread's VMA. */
+static int hi_prepare(void *arg, const struct fl_opts *o,
+		      struct fl_result *res)
+{
+	struct hi_ctx *ctx = arg;
+
+	(void)res;
+	ctx->len = (size_t)o->hi_pages * fl_page_size();
+	ctx->vma = mmap(NULL, ctx->len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ctx->vma == MAP_FAILED) {
+		ctx->vma = NULL;
+		fl_err("ui-inversion: mmap of the hi thread's %zu bytes: %s",
+		       ctx->len, strerror(errno));
+		return -1;
+	}
+	(void)madvise(ctx->vma, ctx->len, MADV_NOHUGEPAGE);
+	return 0;
+}
+
+static void hi_done(void *arg, struct fl_result *res)
+{
+	struct hi_ctx *ctx = arg;
+
+	res->hi_policy = ctx->policy;
+}
+
+static void hi_cleanup(void *arg)
+{
+	struct hi_ctx *ctx = arg;
+
+	if (ctx->vma)
+		munmap(ctx->vma, ctx->len);
+}
+
 static int ui_inversion_run(const struct fl_opts *o, struct fl_result *res)
 {
+	struct fl_file file;
+	struct fl_io_ctx ioctx = { .o = o, .file = &file, .nice = LO_NICE };
 	struct fl_writer_ctx wctx = { .o = o, .nice = LO_NICE };
 	struct hi_ctx hctx = { .o = o };
-	struct fl_io_ctx ioctx;
-	struct fl_file file;
-	struct fl_run run;
-	int ret = FL_EXIT_FAIL;
+	const struct fl_group groups[] = {
+		{ FL_CLASS_HI, 1, hi_setup, hi_work, &hctx, 1 },
+		{ FL_CLASS_IO, o->threads, fl_io_setup, fl_io_work, &ioctx, 0 },
+		{ FL_CLASS_WRITER, 1, fl_writer_setup, fl_writer_work, &wctx, 1 },
+	};
+	const struct fl_plan plan = {
+		.file = &file, FL_PLAN_GROUPS(groups), .ctx = &hctx,
+		.prepare = hi_prepare, .done = hi_done, .cleanup = hi_cleanup,
+	};
 
-	fl_run_init(&run);
-	if (fl_file_map(&file, o, res))
-		goto out;
-	hctx.len = (size_t)o->hi_pages * fl_page_size();
-	hctx.vma = mmap(NULL, hctx.len, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (hctx.vma == MAP_FAILED) {
-		hctx.vma = NULL;
-		fl_err("ui-inversion: mmap of the hi thread's %zu bytes: %s",
-		       hctx.len, strerror(errno));
-		goto out;
-	}
-	(void)madvise(hctx.vma, hctx.len, MADV_NOHUGEPAGE);
-	ioctx = (struct fl_io_ctx){ .o = o, .file = &file, .nice = LO_NICE };
-	if (fl_run_add_endless(&run, FL_CLASS_HI, hi_setup, hi_work, &hctx) ||
-	    fl_run_add_n(&run, o->threads, FL_CLASS_IO, fl_io_setup,
-			 fl_io_work, &ioctx) ||
-	    fl_run_add_endless(&run, FL_CLASS_WRITER, fl_writer_setup,
-			       fl_writer_work, &wctx) ||
-	    fl_run_start(&run))
-		goto out;
-	fl_run_wait(&run, o->duration);
-	fl_run_finish(&run, res);
-	res->hi_policy = hctx.policy;
-	ret = 0;
-out:
-	fl_run_destroy(&run);
-	if (hctx.vma)
-		munmap(hctx.vma, hctx.len);
-	fl_file_unmap(&file);
-	return ret;
+	return fl_run_plan(&plan, o, res);
 }
 
 const struct fl_scenario fl_sc_ui_inversion = {
-	.id = SC_UI_INVERSION,
-	.name = "ui-inversion",
+	.id = SC_UI_INVERSION, .name = "ui-inversion", .run = ui_inversion_run,
+	.flags = SCF_FILE | SCF_DROP, .def = { 2, 64ull << 20, 8, 0 },
 	.summary = "a SCHED_FIFO thread's minor faults beside I/O faults and a writer",
-	.help =
-	"  One fl-hi thread (SCHED_FIFO 10, else nice -20, else normal:\n"
-	"  \"hi_policy\") writes its own --hi-pages VMA page by page, timing\n"
-	"  each access, MADV_DONTNEED, sleeps --hi-interval; --threads fl-io\n"
-	"  threads at nice 19 fault the cold --file and an fl-writer at\n"
-	"  nice 19 cycles mmap_lock for write.\n",
-	.flags = SCF_FILE | SCF_DROP,
-	.def_threads = 2,
-	.def_size = 64ull << 20,
-	.def_duration = 8,
-	.def_passes = 0,
-	.run = ui_inversion_run,
+	.help = "  One fl-hi thread (SCHED_FIFO 10, else nice -20, else normal:\n"
+		"  \"hi_policy\") writes its own --hi-pages VMA page by page, timing\n"
+		"  each access, MADV_DONTNEED, sleeps --hi-interval; --threads fl-io\n"
+		"  threads at nice 19 fault the cold --file and an fl-writer at\n"
+		"  nice 19 cycles mmap_lock for write.\n",
 };

@@ -36,12 +36,20 @@ struct fl_scenario {
 	const char *summary;	/* one line, for --list */
 	const char *help;	/* a paragraph for --help, lines indented by 2 */
 	unsigned int flags;
-	/* defaults sized for a 2-vCPU TCG guest with 2 GiB of RAM */
-	unsigned int def_threads;
-	uint64_t def_size;
-	double def_duration;	/* seconds: the cap on the run */
-	uint64_t def_passes;	/* 0: until the duration ends */
-	/* 0 on success, FL_EXIT_FAIL after printing why */
+	/*
+	 * Defaults sized for a 2-vCPU TCG guest with 2 GiB of RAM, written
+	 * { threads, size, duration, passes }.
+	 */
+	struct {
+		unsigned int threads;
+		uint64_t size;
+		double duration;	/* seconds: the cap on the run */
+		uint64_t passes;	/* 0: until the duration ends */
+	} def;
+	/*
+	 * Describes the run in a struct fl_plan and calls fl_run_plan()
+	 * (run.h): 0 on success, FL_EXIT_FAIL after printing why.
+	 */
 	int (*run)(const struct fl_opts *o, struct fl_result *res);
 };
 

@@ -46,10 +46,10 @@ struct fl_swap_ctx {
 };
 
 /*
- * Thread functions for fl_run_add(): each swap thread reads its slice
- * (--order), one timed touch per page, then checks the whole page
- * against its pattern: a mismatch is fatal (exit 1).  Between passes it
- * evicts its slice again.
+ * Thread functions for a struct fl_group (run.h): each swap thread reads
+ * its slice (--order), one timed touch per page, then checks the whole
+ * page against its pattern: a mismatch is fatal (exit 1).  Between
+ * passes it evicts its slice again.
  */
 int fl_swap_setup(struct fl_thread *t);
 void fl_swap_work(struct fl_thread *t);
