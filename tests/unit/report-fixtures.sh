@@ -8,6 +8,10 @@
 #    runs, stock/swap/3 lossy, patched/file-io/2 failed): headline medians
 #    computed by hand in tests/fixtures/report/mkresults.py, the lossy mark,
 #    the failed run's exclusion, plots, and the error exits;
+#  - the same runs in the current run-directory form (results-keys: status
+#    key=value lines with crash=, meta.host): the same numbers, the crash
+#    listed from crash=, and the status errors;
+#  - the command lines, and a counter or cause renamed in module/names.h;
 #  - rs-trace on the trace.dat fixtures recorded on a real kernel by
 #    tests/fixtures/report/trace/mktrace.sh: retryscope counts known from the
 #    generator, absent events as null, and the mmap_lock pairing checked
@@ -186,6 +190,46 @@ rm -rf "$bad" && cp -r "$fx/results" "$bad"
 echo "no equals sign" >>"$bad/stock/file-io/1/meta"
 expect_fail "malformed meta" "stock/file-io/1/meta:8: malformed meta line" \
 	"$bin/rs-report" "$bad" -o "$tmp/x.md"
+
+# ---- the run-directory forms: status key=value lines, meta + meta.host ----
+kres=$tmp/results-keys
+cp -r "$fx/results-keys" "$kres"
+check "rs-report on the key=value form (results-keys)" "$bin/rs-report" "$kres" -o "$tmp/keys.md"
+sed -e 's|^report: .*||' -e 's|the guest died during capture|guest panic during capture|' "$tmp/out" >"$tmp/keys.txt"
+sed 's|^report: .*||' "$tmp/stdout" >"$tmp/line.txt"
+check "  the same headline and run lists as the old form" cmp "$tmp/line.txt" "$tmp/keys.txt"
+contains "  the lossy run's reason= is listed" "$tmp/keys.md" "- † lossy run stock/swap/3: trace buffer overrun, 120 events lost (included)"
+contains "  the failed run's reason= is listed" "$tmp/keys.md" "- failed run patched/file-io/2: the guest died during capture (excluded)"
+contains "  crash=panic marks the kernel" "$tmp/keys.md" "- **patched: file-io/2: guest panic (the guest died during capture)**"
+contains "  meta.host's keys (config_hash, accel) with meta's (release, cpu_model)" "$tmp/keys.md" \
+	"| patched | 7.3.4-rs | c0ffee1, c0ffee2, c0ffee3 | tcg | QEMU TCG CPU version 2.5+ |"
+lacks "  no mark but the crash" "$tmp/keys.md" "- **stock:"
+contains "old form: a failed run whose reason says panic marks the kernel" "$rep" "- **patched: file-io/2: guest panic during capture**"
+ks=$kres/stock/swap/1/status
+printf 'result=ok\nreason=\ncrash=hang\n' >"$ks"
+printf 'result=failed\nreason=kernel panic in the reason only\ncrash=none\n' >"$kres/stock/file-io/2/status"
+printf 'vm_exit=137\nresult=failed\nreason=\ncrash=lockup\nfuture_key=1\n' >"$kres/stock/file-io/3/status"
+check "rs-report: crash kinds from crash=" "$bin/rs-report" "$kres" -o "$tmp/keys.md"
+contains "  crash=hang on an ok run marks the kernel" "$tmp/keys.md" "- **stock: swap/1: guest hang**"
+contains "  an unknown crash kind is shown as it is" "$tmp/keys.md" "- **stock: file-io/3: guest lockup (no reason given)**"
+lacks "  crash=none: not marked whatever the reason says" "$tmp/keys.md" "- **stock: file-io/2"
+contains "  an empty reason of a failed run" "$tmp/keys.md" "- failed run stock/file-io/3: no reason given (excluded)"
+printf 'result=maybe\n' >"$ks"
+expect_fail "status: unknown result= named with file and line" "stock/swap/1/status:1: malformed status: result=\"maybe\"" \
+	"$bin/rs-report" "$kres" -o "$tmp/x.md"
+printf 'reason=\ncrash=none\n' >"$ks"
+expect_fail "status: no result= line" "stock/swap/1/status: no result= line" "$bin/rs-report" "$kres" -o "$tmp/x.md"
+printf 'result=ok\nresult=failed\n' >"$ks"
+expect_fail "status: result= twice" 'stock/swap/1/status:2: "result" given twice (first on line 1)' \
+	"$bin/rs-report" "$kres" -o "$tmp/x.md"
+printf 'result=ok\njunk\n' >"$ks"
+expect_fail "status: a line without =" "stock/swap/1/status:2: malformed status line (want key=value)" \
+	"$bin/rs-report" "$kres" -o "$tmp/x.md"
+printf 'result=ok\n' >"$ks"
+echo "no equals sign" >>"$kres/stock/swap/1/meta.host"
+expect_fail "meta.host: malformed line" "stock/swap/1/meta.host:5: malformed meta line" \
+	"$bin/rs-report" "$kres" -o "$tmp/x.md"
+rm -rf "$kres"
 
 # ---- the command lines (getopt_long: --opt VALUE and --opt=VALUE) ----
 for p in rs-report rs-trace; do

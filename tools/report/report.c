@@ -140,17 +140,22 @@ static char *safety_section(const struct results *res, struct sbuf *marks)
 	return safety;
 }
 
-/* Safety first: the kernels that crashed in a run or fail selftests that
- * the baseline passes (marks from the selftests). */
+/* Safety first: the kernels that crashed in a run (status crash=, or an
+ * old status's reason) or fail selftests that the baseline passes (marks
+ * from the selftests). */
 static void write_marks(FILE *f, const struct results *res, struct sbuf *marks)
 {
 	for (size_t i = 0; i < res->n; i++) {
 		const struct run *r = &res->r[i];
-		if (r->status == RUN_FAILED && r->reason &&
-		    (strstr(r->reason, "panic") || strstr(r->reason, "oops") ||
-		     strstr(r->reason, "Oops") || strstr(r->reason, "BUG")))
-			sb_printf(marks, "- **%s: %s/%s: %s**\n", r->kernel, r->scenario, r->name,
-				  r->reason);
+		if (!r->crash)
+			continue;
+		sb_printf(marks, "- **%s: %s/%s: ", r->kernel, r->scenario, r->name);
+		if (!r->status_keys) /* the reason is where the crash was read */
+			sb_printf(marks, "%s**\n", r->reason);
+		else if (*r->reason)
+			sb_printf(marks, "guest %s (%s)**\n", r->crash, r->reason);
+		else
+			sb_printf(marks, "guest %s**\n", r->crash);
 	}
 	if (marks->s)
 		fprintf(f, "## Marked kernels\n\n%s\n", marks->s);

@@ -1,10 +1,12 @@
-/* runs.c: see runs.h. */
+/* runs.c: the run directories of RESULTS_DIR and their text files
+ * (status, meta, meta.host, counters); the JSON files are runjson.c's.
+ * See runs.h. */
 #include "runs.h"
+#include "runjson.h"
 #include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <json.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,20 +92,9 @@ static int load_counters(struct counters *c, const char *path, int which)
 			return 0;
 		fatal("%s: %s", path, strerror(errno));
 	}
-	char *save = NULL;
+	char *save = NULL, *p = buf, *line;
 	int lineno = 0;
-	char *p = buf;
-	/* manual line split so that line numbers stay right on blank lines */
-	while (p && *p) {
-		char *nl = strchr(p, '\n');
-		if (nl)
-			*nl = 0;
-		lineno++;
-		char *line = p;
-		p = nl ? nl + 1 : NULL;
-		size_t l = strlen(line);
-		if (l && line[l - 1] == '\r')
-			line[--l] = 0;
+	while ((line = next_line(&p, &lineno))) {
 		char *s = line;
 		while (*s == ' ' || *s == '\t')
 			s++;
@@ -155,251 +146,118 @@ static void free_counters(struct counters *c)
 	free(c->v);
 }
 
-/* ---- JSON ---- */
+/* ---- meta, status: key=value files ---- */
 
-static json_object *load_json(const char *path, int *present)
+/* Append the key=value lines of path to *v (blank lines and # comments
+ * skipped); 0 when the file is absent, 1 when read.  what names the file
+ * in the error of a line without "=". */
+static int load_kv(const char *path, const char *what, struct kv **v, size_t *n)
 {
-	size_t len;
-	char *buf = read_file(path, &len);
-	*present = 0;
-	if (!buf) {
-		if (errno == ENOENT)
-			return NULL;
-		fatal("%s: %s", path, strerror(errno));
-	}
-	json_tokener *tok = json_tokener_new();
-	if (!tok)
-		fatal("out of memory");
-	json_object *o = json_tokener_parse_ex(tok, buf, (int)len + 1);
-	enum json_tokener_error err = json_tokener_get_error(tok);
-	if (!o || err != json_tokener_success) {
-		size_t end = json_tokener_get_parse_end(tok);
-		int line = 1;
-		for (size_t i = 0; i < end && i < len; i++)
-			if (buf[i] == '\n')
-				line++;
-		fatal("%s:%d: malformed JSON: %s", path, line,
-		      err != json_tokener_success ? json_tokener_error_desc(err) : "empty document");
-	}
-	size_t end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	for (size_t i = end; i < len; i++) {
-		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r' || !buf[i])
-			continue;
-		int line = 1;
-		for (size_t j = 0; j < i; j++)
-			if (buf[j] == '\n')
-				line++;
-		fatal("%s:%d: malformed JSON: data after the top-level value", path, line);
-	}
-	free(buf);
-	if (!json_object_is_type(o, json_type_object))
-		fatal("%s: malformed JSON: the top level is not an object", path);
-	*present = 1;
-	return o;
-}
-
-static json_object *jget(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v; /* NULL for JSON null too */
-}
-
-/* A number field; NaN when absent or null; fatal if of another type. */
-static double jnum(json_object *o, const char *key, const char *path, const char *where)
-{
-	json_object *v = jget(o, key);
-	if (!v)
-		return NAN;
-	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
-		fatal("%s: malformed JSON: %s%s\"%s\" is not a number", path, where ? where : "",
-		      where ? "." : "", key);
-	return json_object_get_double(v);
-}
-
-static json_object *jobj(json_object *o, const char *key, const char *path, const char *where)
-{
-	json_object *v = jget(o, key);
-	if (v && !json_object_is_type(v, json_type_object))
-		fatal("%s: malformed JSON: %s%s\"%s\" is not an object", path, where ? where : "",
-		      where ? "." : "", key);
-	return v;
-}
-
-static void load_latency(struct latency *lat, json_object *l, const char *path,
-			 const char *where)
-{
-	if (!l)
-		return;
-	if (!json_object_is_type(l, json_type_object))
-		fatal("%s: malformed JSON: %s.latency_ns is not an object", path, where);
-	double count = jnum(l, "count", path, where), mn = jnum(l, "min", path, where),
-	       mx = jnum(l, "max", path, where);
-	if (!lat->present) {
-		lat->present = 1;
-		lat->count = count;
-		lat->min = mn;
-		lat->max = mx;
-		lat->mean = jnum(l, "mean", path, where);
-		lat->p50 = jnum(l, "p50", path, where);
-		lat->p90 = jnum(l, "p90", path, where);
-		lat->p99 = jnum(l, "p99", path, where);
-		lat->p999 = jnum(l, "p999", path, where);
-	} else { /* merging another thread: the reported quantiles no longer apply */
-		lat->count = (isnan(lat->count) ? 0 : lat->count) + (isnan(count) ? 0 : count);
-		if (!isnan(mn) && (isnan(lat->min) || mn < lat->min))
-			lat->min = mn;
-		if (!isnan(mx) && (isnan(lat->max) || mx > lat->max))
-			lat->max = mx;
-		lat->mean = lat->p50 = lat->p90 = lat->p99 = lat->p999 = NAN;
-	}
-	json_object *b = jget(l, "buckets");
-	if (!b)
-		return;
-	if (!json_object_is_type(b, json_type_array))
-		fatal("%s: malformed JSON: %s.latency_ns.buckets is not an array", path, where);
-	size_t n = json_object_array_length(b);
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(b, i);
-		if (!e || !json_object_is_type(e, json_type_array) ||
-		    json_object_array_length(e) != 3)
-			fatal("%s: malformed JSON: %s.latency_ns.buckets[%zu] is not "
-			      "[lower_ns, upper_ns, count]",
-			      path, where, i);
-		json_object *lo = json_object_array_get_idx(e, 0), *hi = json_object_array_get_idx(e, 1),
-			    *cn = json_object_array_get_idx(e, 2);
-		if (!lo || !cn)
-			fatal("%s: malformed JSON: %s.latency_ns.buckets[%zu] has a null bound or count",
-			      path, where, i);
-		double dlo = json_object_get_double(lo);
-		double dhi = hi ? json_object_get_double(hi) : dlo; /* null upper: open-ended */
-		double dc = json_object_get_double(cn);
-		if (dc < 0)
-			fatal("%s: malformed JSON: %s.latency_ns.buckets[%zu] has a negative count", path,
-			      where, i);
-		if (st_hist_add(&lat->hist, dlo, dhi, (uint64_t)dc))
-			fatal("out of memory");
-	}
-}
-
-static void load_workload(struct workload *w, const char *path)
-{
-	json_object *o = load_json(path, &w->present);
-	if (!o)
-		return;
-	json_object *sc = jget(o, "scenario");
-	if (sc && json_object_is_type(sc, json_type_string))
-		w->scenario = xstrdup(json_object_get_string(sc));
-	w->wall_s = jnum(o, "wall_s", path, NULL);
-	w->throughput = jnum(o, "throughput_ops_s", path, NULL);
-	w->faults_per_s = jnum(o, "faults_per_s", path, NULL);
-	json_object *cl = jobj(o, "classes", path, NULL);
-	if (cl) {
-		w->c = xcalloc((size_t)json_object_object_length(cl), sizeof(*w->c));
-		json_object_object_foreach(cl, key, val)
-		{
-			char *where = xasprintf("classes.%s", key);
-			if (!val || !json_object_is_type(val, json_type_object))
-				fatal("%s: malformed JSON: %s is not an object", path, where);
-			struct wclass *c = &w->c[w->n++];
-			c->name = xstrdup(key);
-			st_hist_init(&c->lat.hist);
-			c->ops = jnum(val, "ops", path, where);
-			c->minflt = jnum(val, "minflt", path, where);
-			c->majflt = jnum(val, "majflt", path, where);
-			c->errors = jnum(val, "errors", path, where);
-			json_object *th = jget(val, "threads");
-			if (th && json_object_is_type(th, json_type_array)) {
-				/* per-thread objects: merge their histograms */
-				size_t nt = json_object_array_length(th);
-				c->threads = (double)nt;
-				for (size_t i = 0; i < nt; i++) {
-					char *tw = xasprintf("%s.threads[%zu]", where, i);
-					load_latency(&c->lat, jget(json_object_array_get_idx(th, i),
-								   "latency_ns"),
-						     path, tw);
-					free(tw);
-				}
-			} else {
-				c->threads = jnum(val, "threads", path, where);
-				load_latency(&c->lat, jget(val, "latency_ns"), path, where);
-			}
-			free(where);
-		}
-	}
-	json_object_put(o);
-}
-
-static void load_trace(struct trace_sum *t, const char *path)
-{
-	json_object *o = load_json(path, &t->present);
-	if (!o)
-		return;
-	t->lost_events = jnum(o, "lost_events", path, NULL);
-	json_object *ml = jget(o, "mmap_lock");
-	json_object *wk = ml ? jobj(ml, "workload", path, "mmap_lock") : NULL;
-	if (wk) {
-		t->have_mmap_lock = 1;
-		static const char *const mode[2] = { "read", "write" };
-		for (int m = 0; m < 2; m++) {
-			json_object *x = jobj(wk, mode[m], path, "mmap_lock.workload");
-			struct trace_mode *tm = &t->mode[m];
-			char *where = xasprintf("mmap_lock.workload.%s", mode[m]);
-			tm->acquire = jnum(x, "acquire", path, where);
-			tm->trylock = jnum(x, "trylock", path, where);
-			tm->failed = jnum(x, "failed", path, where);
-			tm->wait_ns_total = jnum(x, "wait_ns_total", path, where);
-			tm->wait_ns_max = jnum(x, "wait_ns_max", path, where);
-			json_object *h = jget(x, "wait_us_hist");
-			for (int i = 0; i < 8; i++) {
-				json_object *e = h ? json_object_array_get_idx(h, (size_t)i) : NULL;
-				if (h && !json_object_is_type(h, json_type_array))
-					fatal("%s: malformed JSON: %s.wait_us_hist is not an array", path,
-					      where);
-				tm->hist[i] = e ? json_object_get_double(e) : NAN;
-			}
-			free(where);
-		}
-	}
-	json_object_put(o);
-}
-
-/* ---- meta, status ---- */
-
-static void load_meta(struct run *r, const char *path)
-{
-	char *buf = read_file(path, NULL);
-	if (!buf) {
-		if (errno == ENOENT)
-			return;
-		fatal("%s: %s", path, strerror(errno));
-	}
+	char *buf = read_file(path, NULL), *p = buf, *line;
 	int lineno = 0;
-	char *p = buf;
-	while (p && *p) {
-		char *nl = strchr(p, '\n');
-		if (nl)
-			*nl = 0;
-		lineno++;
-		char *line = p;
-		p = nl ? nl + 1 : NULL;
-		size_t l = strlen(line);
-		if (l && line[l - 1] == '\r')
-			line[--l] = 0;
+	if (!buf) {
+		if (errno == ENOENT)
+			return 0;
+		fatal("%s: %s", path, strerror(errno));
+	}
+	while ((line = next_line(&p, &lineno))) {
 		if (!*line || *line == '#')
 			continue;
 		char *eq = strchr(line, '=');
 		if (!eq || eq == line)
-			fatal("%s:%d: malformed meta line (want key=value): \"%s\"", path, lineno, line);
+			fatal("%s:%d: malformed %s line (want key=value): \"%s\"", path, lineno, what,
+			      line);
 		*eq = 0;
-		r->meta = xrealloc(r->meta, (r->nmeta + 1) * sizeof(*r->meta));
-		r->meta[r->nmeta].key = xstrdup(line);
-		r->meta[r->nmeta].value = xstrdup(eq + 1);
-		r->nmeta++;
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[*n] = (struct kv){ xstrdup(line), xstrdup(eq + 1), lineno };
+		(*n)++;
 	}
 	free(buf);
+	return 1;
+}
+
+static void free_kv(struct kv *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].key);
+		free(v[i].value);
+	}
+	free(v);
+}
+
+static const struct kv *kv_find(const struct kv *v, size_t n, const char *key,
+				const char *path)
+{
+	const struct kv *found = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(v[i].key, key))
+			continue;
+		if (found)
+			fatal("%s:%d: \"%s\" given twice (first on line %d)", path, v[i].line, key,
+			      found->line);
+		found = &v[i];
+	}
+	return found;
+}
+
+/* The old status form: its first line "ok", "lossy: <why>" or "failed:
+ * <why>"; the crash is guessed from a failed run's reason, as rs-report
+ * did before.  0 when line is not of that form. */
+static int status_line(struct run *r, char *line)
+{
+	size_t l = strlen(line);
+	while (l && (line[l - 1] == '\r' || line[l - 1] == ' '))
+		line[--l] = 0;
+	const char *rest = NULL;
+	if (!strcmp(line, "ok")) {
+		r->status = RUN_OK;
+		rest = "";
+	} else if (!strncmp(line, "lossy", 5) && (line[5] == ':' || !line[5])) {
+		r->status = RUN_LOSSY;
+		rest = line + 5;
+	} else if (!strncmp(line, "failed", 6) && (line[6] == ':' || !line[6])) {
+		r->status = RUN_FAILED;
+		rest = line + 6;
+	} else {
+		return 0;
+	}
+	rest += *rest == ':';
+	rest += strspn(rest, " ");
+	r->reason = xstrdup(*rest || r->status == RUN_OK ? rest : "no reason given");
+	r->status_keys = 0;
+	if (r->status == RUN_FAILED && (strstr(rest, "panic") || strstr(rest, "oops") ||
+					strstr(rest, "Oops") || strstr(rest, "BUG")))
+		r->crash = xstrdup(strstr(rest, "panic") ? "panic" : "oops");
+	return 1;
+}
+
+/* The key form: result=ok|lossy|failed, reason=, crash=none|panic|oops|
+ * hang|...; other keys are ignored. */
+static void status_keys(struct run *r, const char *path)
+{
+	static const char *const results[] = { [RUN_OK] = "ok", [RUN_LOSSY] = "lossy",
+					       [RUN_FAILED] = "failed" };
+	struct kv *v = NULL;
+	size_t n = 0;
+	load_kv(path, "status", &v, &n);
+	const struct kv *res = kv_find(v, n, "result", path);
+	const struct kv *why = kv_find(v, n, "reason", path);
+	const struct kv *crash = kv_find(v, n, "crash", path);
+	if (!res)
+		fatal("%s: no result= line (want result=ok, lossy or failed)", path);
+	size_t i = 0;
+	while (i < 3 && strcmp(res->value, results[i]))
+		i++;
+	if (i == 3)
+		fatal("%s:%d: malformed status: result=\"%s\" (want ok, lossy or failed)", path,
+		      res->line, res->value);
+	r->status = (enum run_status)i;
+	r->status_keys = 1;
+	r->reason = xstrdup(why && *why->value ? why->value :
+			    r->status == RUN_OK ? "" : "no reason given");
+	if (crash && *crash->value && strcmp(crash->value, "none"))
+		r->crash = xstrdup(crash->value);
+	free_kv(v, n);
 }
 
 static void load_status(struct run *r, const char *path)
@@ -413,32 +271,15 @@ static void load_status(struct run *r, const char *path)
 		r->reason = xstrdup("no status file");
 		return;
 	}
-	char *nl = strchr(buf, '\n');
-	if (nl)
-		*nl = 0;
-	size_t l = strlen(buf);
-	while (l && (buf[l - 1] == '\r' || buf[l - 1] == ' '))
-		buf[--l] = 0;
-	const char *rest = NULL;
-	if (!strcmp(buf, "ok")) {
-		r->status = RUN_OK;
-		rest = "";
-	} else if (!strncmp(buf, "lossy", 5) && (buf[5] == ':' || !buf[5])) {
-		r->status = RUN_LOSSY;
-		rest = buf + 5;
-	} else if (!strncmp(buf, "failed", 6) && (buf[6] == ':' || !buf[6])) {
-		r->status = RUN_FAILED;
-		rest = buf + 6;
-	} else {
-		fatal("%s:1: malformed status (want \"ok\", \"lossy: <reason>\" or "
-		      "\"failed: <reason>\"): \"%s\"",
-		      path, buf);
+	buf[strcspn(buf, "\n")] = 0;
+	if (!status_line(r, buf)) {
+		if (!strchr(buf, '='))
+			fatal("%s:1: malformed status (want key=value lines with result=ok, lossy or "
+			      "failed; or the old first line \"ok\", \"lossy: <reason>\" or "
+			      "\"failed: <reason>\"): \"%s\"",
+			      path, buf);
+		status_keys(r, path);
 	}
-	if (*rest == ':')
-		rest++;
-	while (*rest == ' ')
-		rest++;
-	r->reason = xstrdup(*rest || r->status == RUN_OK ? rest : "no reason given");
 	free(buf);
 }
 
@@ -474,8 +315,10 @@ static void load_run(struct run *r, const char *dir)
 	p = NULL;
 	F("status");
 	load_status(r, p);
+	F("meta.host"); /* first: the host's value of a key wins */
+	load_kv(p, "meta", &r->meta, &r->nmeta);
 	F("meta");
-	load_meta(r, p);
+	load_kv(p, "meta", &r->meta, &r->nmeta);
 	F("stats.before");
 	load_counters(&r->stats, p, 0);
 	F("stats.after");
@@ -598,11 +441,8 @@ void results_free(struct results *res)
 		}
 		free(r->wl.c);
 		free(r->wl.scenario);
-		for (size_t m = 0; m < r->nmeta; m++) {
-			free(r->meta[m].key);
-			free(r->meta[m].value);
-		}
-		free(r->meta);
+		free_kv(r->meta, r->nmeta);
+		free(r->crash);
 	}
 	free(res->r);
 	free_strv(res->kernels, res->nk);

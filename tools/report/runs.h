@@ -2,8 +2,17 @@
  *
  * Files of one run (all optional except that a run without `status` is
  * taken as failed):
- *   status            first line "ok", "lossy: <reason>" or "failed: <reason>"
- *   meta              key=value lines
+ *   status            written by the host, key=value lines:
+ *                       result=ok|lossy|failed
+ *                       reason=<one line; may be empty for ok>
+ *                       crash=none|panic|oops|hang|... (what killed the
+ *                         guest during the run; absent or empty: none)
+ *                     other keys are ignored.  The old form (older runs):
+ *                     first line "ok", "lossy: <reason>" or "failed: <reason>"
+ *   meta              the guest's key=value lines (old runs: the host's too)
+ *   meta.host         the host's key=value lines (config_hash, accel,
+ *                     qemu_cpu, base); merged with meta, the host's value
+ *                     first when both have a key
  *   stats.before/after   module counters, "name value" per line
  *   vmstat.before/after  /proc/vmstat, same format
  *   workload.json     faultload's output
@@ -62,6 +71,7 @@ struct trace_sum {
 
 struct kv {
 	char *key, *value;
+	int line; /* in its file */
 };
 
 enum run_status { RUN_OK, RUN_LOSSY, RUN_FAILED };
@@ -70,6 +80,10 @@ struct run {
 	char *kernel, *scenario, *name, *dir;
 	enum run_status status;
 	char *reason; /* lossy/failed reason, "" for ok */
+	char *crash;  /* what killed the guest ("panic", "oops", "hang", ...), NULL
+		       * for none; old status form: "panic" or "oops" when a failed
+		       * run's reason says so */
+	int status_keys; /* status was of the key=value form */
 	struct counters stats, vmstat;
 	struct workload wl;
 	struct trace_sum tr;

@@ -98,6 +98,22 @@ char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+char *next_line(char **p, int *lineno)
+{
+	char *line = *p;
+	if (!line || !*line)
+		return NULL;
+	char *nl = strchr(line, '\n');
+	if (nl)
+		*nl = 0;
+	*p = nl ? nl + 1 : NULL;
+	(*lineno)++;
+	size_t l = strlen(line);
+	if (l && line[l - 1] == '\r')
+		line[--l] = 0;
+	return line;
+}
+
 void sb_printf(struct sbuf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -19,6 +19,11 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Whole file into a NUL-terminated buffer; NULL (errno set) if unreadable. */
 char *read_file(const char *path, size_t *len);
 
+/* Split a buffer into lines in place: the next line (NUL-terminated,
+ * without its "\n" and a "\r" before it), *p moved past it and *lineno
+ * counted; NULL at the end. */
+char *next_line(char **p, int *lineno);
+
 /* A growing string. */
 struct sbuf {
 	char *s;

@@ -1,0 +1,220 @@
+/* runjson.c: a run's JSON files, workload.json (faultload) and trace.json
+ * (rs-trace), read with json-c; see runjson.h. */
+#include "runjson.h"
+#include "util.h"
+
+#include <errno.h>
+#include <json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_object *load_json(const char *path, int *present)
+{
+	size_t len;
+	char *buf = read_file(path, &len);
+	*present = 0;
+	if (!buf) {
+		if (errno == ENOENT)
+			return NULL;
+		fatal("%s: %s", path, strerror(errno));
+	}
+	json_tokener *tok = json_tokener_new();
+	if (!tok)
+		fatal("out of memory");
+	json_object *o = json_tokener_parse_ex(tok, buf, (int)len + 1);
+	enum json_tokener_error err = json_tokener_get_error(tok);
+	if (!o || err != json_tokener_success) {
+		size_t end = json_tokener_get_parse_end(tok);
+		int line = 1;
+		for (size_t i = 0; i < end && i < len; i++)
+			if (buf[i] == '\n')
+				line++;
+		fatal("%s:%d: malformed JSON: %s", path, line,
+		      err != json_tokener_success ? json_tokener_error_desc(err) : "empty document");
+	}
+	size_t end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	for (size_t i = end; i < len; i++) {
+		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r' || !buf[i])
+			continue;
+		int line = 1;
+		for (size_t j = 0; j < i; j++)
+			if (buf[j] == '\n')
+				line++;
+		fatal("%s:%d: malformed JSON: data after the top-level value", path, line);
+	}
+	free(buf);
+	if (!json_object_is_type(o, json_type_object))
+		fatal("%s: malformed JSON: the top level is not an object", path);
+	*present = 1;
+	return o;
+}
+
+static json_object *jget(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v; /* NULL for JSON null too */
+}
+
+/* A number field; NaN when absent or null; fatal if of another type. */
+static double jnum(json_object *o, const char *key, const char *path, const char *where)
+{
+	json_object *v = jget(o, key);
+	if (!v)
+		return NAN;
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+		fatal("%s: malformed JSON: %s%s\"%s\" is not a number", path, where ? where : "",
+		      where ? "." : "", key);
+	return json_object_get_double(v);
+}
+
+static json_object *jobj(json_object *o, const char *key, const char *path, const char *where)
+{
+	json_object *v = jget(o, key);
+	if (v && !json_object_is_type(v, json_type_object))
+		fatal("%s: malformed JSON: %s%s\"%s\" is not an object", path, where ? where : "",
+		      where ? "." : "", key);
+	return v;
+}
+
+static void load_latency(struct latency *lat, json_object *l, const char *path,
+			 const char *where)
+{
+	if (!l)
+		return;
+	if (!json_object_is_type(l, json_type_object))
+		fatal("%s: malformed JSON: %s.latency_ns is not an object", path, where);
+	double count = jnum(l, "count", path, where), mn = jnum(l, "min", path, where),
+	       mx = jnum(l, "max", path, where);
+	if (!lat->present) {
+		lat->present = 1;
+		lat->count = count;
+		lat->min = mn;
+		lat->max = mx;
+		lat->mean = jnum(l, "mean", path, where);
+		lat->p50 = jnum(l, "p50", path, where);
+		lat->p90 = jnum(l, "p90", path, where);
+		lat->p99 = jnum(l, "p99", path, where);
+		lat->p999 = jnum(l, "p999", path, where);
+	} else { /* merging another thread: the reported quantiles no longer apply */
+		lat->count = (isnan(lat->count) ? 0 : lat->count) + (isnan(count) ? 0 : count);
+		if (!isnan(mn) && (isnan(lat->min) || mn < lat->min))
+			lat->min = mn;
+		if (!isnan(mx) && (isnan(lat->max) || mx > lat->max))
+			lat->max = mx;
+		lat->mean = lat->p50 = lat->p90 = lat->p99 = lat->p999 = NAN;
+	}
+	json_object *b = jget(l, "buckets");
+	if (!b)
+		return;
+	if (!json_object_is_type(b, json_type_array))
+		fatal("%s: malformed JSON: %s.latency_ns.buckets is not an array", path, where);
+	size_t n = json_object_array_length(b);
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(b, i);
+		if (!e || !json_object_is_type(e, json_type_array) ||
+		    json_object_array_length(e) != 3)
+			fatal("%s: malformed JSON: %s.latency_ns.buckets[%zu] is not "
+			      "[lower_ns, upper_ns, count]",
+			      path, where, i);
+		json_object *lo = json_object_array_get_idx(e, 0), *hi = json_object_array_get_idx(e, 1),
+			    *cn = json_object_array_get_idx(e, 2);
+		if (!lo || !cn)
+			fatal("%s: malformed JSON: %s.latency_ns.buckets[%zu] has a null bound or count",
+			      path, where, i);
+		double dlo = json_object_get_double(lo);
+		double dhi = hi ? json_object_get_double(hi) : dlo; /* null upper: open-ended */
+		double dc = json_object_get_double(cn);
+		if (dc < 0)
+			fatal("%s: malformed JSON: %s.latency_ns.buckets[%zu] has a negative count", path,
+			      where, i);
+		if (st_hist_add(&lat->hist, dlo, dhi, (uint64_t)dc))
+			fatal("out of memory");
+	}
+}
+
+void load_workload(struct workload *w, const char *path)
+{
+	json_object *o = load_json(path, &w->present);
+	if (!o)
+		return;
+	json_object *sc = jget(o, "scenario");
+	if (sc && json_object_is_type(sc, json_type_string))
+		w->scenario = xstrdup(json_object_get_string(sc));
+	w->wall_s = jnum(o, "wall_s", path, NULL);
+	w->throughput = jnum(o, "throughput_ops_s", path, NULL);
+	w->faults_per_s = jnum(o, "faults_per_s", path, NULL);
+	json_object *cl = jobj(o, "classes", path, NULL);
+	if (cl) {
+		w->c = xcalloc((size_t)json_object_object_length(cl), sizeof(*w->c));
+		json_object_object_foreach(cl, key, val)
+		{
+			char *where = xasprintf("classes.%s", key);
+			if (!val || !json_object_is_type(val, json_type_object))
+				fatal("%s: malformed JSON: %s is not an object", path, where);
+			struct wclass *c = &w->c[w->n++];
+			c->name = xstrdup(key);
+			st_hist_init(&c->lat.hist);
+			c->ops = jnum(val, "ops", path, where);
+			c->minflt = jnum(val, "minflt", path, where);
+			c->majflt = jnum(val, "majflt", path, where);
+			c->errors = jnum(val, "errors", path, where);
+			json_object *th = jget(val, "threads");
+			if (th && json_object_is_type(th, json_type_array)) {
+				/* per-thread objects: merge their histograms */
+				size_t nt = json_object_array_length(th);
+				c->threads = (double)nt;
+				for (size_t i = 0; i < nt; i++) {
+					char *tw = xasprintf("%s.threads[%zu]", where, i);
+					load_latency(&c->lat, jget(json_object_array_get_idx(th, i),
+								   "latency_ns"),
+						     path, tw);
+					free(tw);
+				}
+			} else {
+				c->threads = jnum(val, "threads", path, where);
+				load_latency(&c->lat, jget(val, "latency_ns"), path, where);
+			}
+			free(where);
+		}
+	}
+	json_object_put(o);
+}
+
+void load_trace(struct trace_sum *t, const char *path)
+{
+	json_object *o = load_json(path, &t->present);
+	if (!o)
+		return;
+	t->lost_events = jnum(o, "lost_events", path, NULL);
+	json_object *ml = jget(o, "mmap_lock");
+	json_object *wk = ml ? jobj(ml, "workload", path, "mmap_lock") : NULL;
+	if (wk) {
+		t->have_mmap_lock = 1;
+		static const char *const mode[2] = { "read", "write" };
+		for (int m = 0; m < 2; m++) {
+			json_object *x = jobj(wk, mode[m], path, "mmap_lock.workload");
+			struct trace_mode *tm = &t->mode[m];
+			char *where = xasprintf("mmap_lock.workload.%s", mode[m]);
+			tm->acquire = jnum(x, "acquire", path, where);
+			tm->trylock = jnum(x, "trylock", path, where);
+			tm->failed = jnum(x, "failed", path, where);
+			tm->wait_ns_total = jnum(x, "wait_ns_total", path, where);
+			tm->wait_ns_max = jnum(x, "wait_ns_max", path, where);
+			json_object *h = jget(x, "wait_us_hist");
+			for (int i = 0; i < 8; i++) {
+				json_object *e = h ? json_object_array_get_idx(h, (size_t)i) : NULL;
+				if (h && !json_object_is_type(h, json_type_array))
+					fatal("%s: malformed JSON: %s.wait_us_hist is not an array", path,
+					      where);
+				tm->hist[i] = e ? json_object_get_double(e) : NAN;
+			}
+			free(where);
+		}
+	}
+	json_object_put(o);
+}
+
