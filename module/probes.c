@@ -122,9 +122,6 @@ static void notrace hook##_ft(unsigned long ip, unsigned long parent_ip,\
 
 RS_FTRACE_ENTRY_HOOK(rs_emh_handle_mm_fault, RS_P_HANDLE_MM_FAULT)
 RS_FTRACE_ENTRY_HOOK(rs_emh_lock_mm, RS_P_LOCK_MM)
-#define RS_FTRACE_HOOK(func) .ft_func = func,
-#else
-#define RS_FTRACE_HOOK(func)
 #endif
 
 /* --- return and entry probes: kretprobe, kprobe, fprobe ------------------- */
@@ -228,86 +225,82 @@ struct rs_probe {
 	const char *symbol;
 	bool core;			/* the module refuses to load without it */
 	enum rs_hook hook_by[RS_NR_MODELS];
-	kprobe_pre_handler_t kp_pre[RS_NR_MODELS]; /* entry hooks on kprobes */
-	struct kretprobe krp;		/* RS_HOOK_RETURN on kprobes */
-#ifdef RS_HAVE_FPROBE_FREGS
-	struct fprobe fp;		/* RS_HOOK_RETURN and _ENTRY_PROBE */
-#endif
 	/* set at attach */
 	enum rs_hook hook;		/* hook_by[] of the model in use */
 	enum rs_backend on;
 	int err;			/* 0: attached; -errno: why not */
 	int fallback_err;		/* why the first choice was not used */
 	struct kprobe kp;		/* an entry hook or probe on kprobes */
-#ifdef RS_HAVE_FTRACE_ARGS
-	ftrace_func_t ft_func;		/* the entry hook on ftrace_ops */
-	struct ftrace_ops ops;
+	struct kretprobe krp;		/* RS_HOOK_RETURN on kprobes */
+#ifdef RS_HAVE_FPROBE_FREGS
+	struct fprobe fp;		/* RS_HOOK_RETURN and _ENTRY_PROBE */
 #endif
+#ifdef RS_HAVE_FTRACE_ARGS
+	struct ftrace_ops ops;		/* RS_HOOK_ENTRY on ftrace */
+#endif
+};
+
+static struct rs_probe rs_probes[RS_NR_PROBES] = {
+	/* symbol, core probe, hook in the entry model, in the return model */
+	[RS_P_LOCK_VMA] = { "lock_vma_under_rcu", false, { RS_HOOK_NONE, RS_HOOK_RETURN } },
+	[RS_P_HANDLE_MM_FAULT] = { "handle_mm_fault", true, { RS_HOOK_ENTRY, RS_HOOK_RETURN } },
+	[RS_P_FILEMAP_FAULT] = { "filemap_fault", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
+	[RS_P_DO_SWAP_PAGE] = { "do_swap_page", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
+	[RS_P_SHMEM_FAULT] = { "shmem_fault", false, { RS_HOOK_RETURN, RS_HOOK_NONE } },
+	[RS_P_LOCK_MM] = { "lock_mm_and_find_vma", false, { RS_HOOK_ENTRY, RS_HOOK_ENTRY_PROBE } },
+};
+
+/* The per-call data of a return probe's handlers. */
+static const size_t rs_data_size[RS_NR_PROBES] = {
+	[RS_P_LOCK_VMA] = sizeof(struct rs_addr_data),
+	[RS_P_HANDLE_MM_FAULT] = sizeof(struct rs_hmf_data),
+	[RS_P_FILEMAP_FAULT] = sizeof(struct rs_vmf_data),
+	[RS_P_DO_SWAP_PAGE] = sizeof(struct rs_vmf_data),
+	[RS_P_SHMEM_FAULT] = sizeof(struct rs_vmf_data),
+};
+
+/* Each probe's handlers, by mechanism. */
+struct rs_krp_handlers {
+	kretprobe_handler_t entry, ret;
+};
+
+static const struct rs_krp_handlers rs_krp_handlers[RS_NR_PROBES] = {
+	[RS_P_LOCK_VMA] = { rs_lock_vma_krp_entry, rs_lock_vma_krp_ret },
+	[RS_P_HANDLE_MM_FAULT] = { rs_hmf_krp_entry, rs_hmf_krp_ret },
+	[RS_P_FILEMAP_FAULT] = { rs_filemap_krp_entry, rs_filemap_krp_ret },
+	[RS_P_DO_SWAP_PAGE] = { rs_swap_krp_entry, rs_swap_krp_ret },
+	[RS_P_SHMEM_FAULT] = { rs_shmem_krp_entry, rs_shmem_krp_ret },
+};
+
+/* kprobe handlers of the entry hooks and entry probes, by model */
+static const kprobe_pre_handler_t rs_kp_handlers[RS_NR_PROBES][RS_NR_MODELS] = {
+	[RS_P_HANDLE_MM_FAULT] = { rs_emh_handle_mm_fault_kp, NULL },
+	[RS_P_LOCK_MM] = { rs_emh_lock_mm_kp, rs_lock_mm_kp_pre },
 };
 
 #ifdef RS_HAVE_FPROBE_FREGS
-#define RS_FPROBE(entry, exit, type)					\
-	.fp = { .entry_handler = entry, .exit_handler = exit,		\
-		.entry_data_size = sizeof(type) },
-#define RS_FPROBE_ENTRY_ONLY(entry) .fp = { .entry_handler = entry },
-#else
-#define RS_FPROBE(entry, exit, type)
-#define RS_FPROBE_ENTRY_ONLY(entry)
+struct rs_fp_handlers {
+	fprobe_entry_cb entry;
+	fprobe_exit_cb exit;
+};
+
+static const struct rs_fp_handlers rs_fp_handlers[RS_NR_PROBES] = {
+	[RS_P_LOCK_VMA] = { rs_lock_vma_fp_entry, rs_lock_vma_fp_exit },
+	[RS_P_HANDLE_MM_FAULT] = { rs_hmf_fp_entry, rs_hmf_fp_exit },
+	[RS_P_FILEMAP_FAULT] = { rs_filemap_fp_entry, rs_filemap_fp_exit },
+	[RS_P_DO_SWAP_PAGE] = { rs_swap_fp_entry, rs_swap_fp_exit },
+	[RS_P_SHMEM_FAULT] = { rs_shmem_fp_entry, rs_shmem_fp_exit },
+	[RS_P_LOCK_MM] = { rs_lock_mm_fp_entry, NULL },
+};
 #endif
 
-/* A return probe: kretprobe @entry/@ret, fprobe @fentry/@fexit, data @type. */
-#define RS_RETURN_PROBE(entry, ret, fentry, fexit, type)		\
-	.krp = { .entry_handler = entry, .handler = ret,		\
-		 .data_size = sizeof(type) },				\
-	RS_FPROBE(fentry, fexit, type)
-
-static struct rs_probe rs_probes[RS_NR_PROBES] = {
-	[RS_P_LOCK_VMA] = {
-		.symbol = "lock_vma_under_rcu",
-		.hook_by = { RS_HOOK_NONE, RS_HOOK_RETURN },
-		RS_RETURN_PROBE(rs_lock_vma_krp_entry, rs_lock_vma_krp_ret,
-				rs_lock_vma_fp_entry, rs_lock_vma_fp_exit,
-				struct rs_addr_data)
-	},
-	[RS_P_HANDLE_MM_FAULT] = {
-		.symbol = "handle_mm_fault",
-		.core = true,
-		.hook_by = { RS_HOOK_ENTRY, RS_HOOK_RETURN },
-		.kp_pre = { rs_emh_handle_mm_fault_kp, NULL },
-		RS_FTRACE_HOOK(rs_emh_handle_mm_fault_ft)
-		RS_RETURN_PROBE(rs_hmf_krp_entry, rs_hmf_krp_ret,
-				rs_hmf_fp_entry, rs_hmf_fp_exit,
-				struct rs_hmf_data)
-	},
-	[RS_P_FILEMAP_FAULT] = {
-		.symbol = "filemap_fault",
-		.hook_by = { RS_HOOK_RETURN, RS_HOOK_RETURN },
-		RS_RETURN_PROBE(rs_filemap_krp_entry, rs_filemap_krp_ret,
-				rs_filemap_fp_entry, rs_filemap_fp_exit,
-				struct rs_vmf_data)
-	},
-	[RS_P_DO_SWAP_PAGE] = {
-		.symbol = "do_swap_page",
-		.hook_by = { RS_HOOK_RETURN, RS_HOOK_RETURN },
-		RS_RETURN_PROBE(rs_swap_krp_entry, rs_swap_krp_ret,
-				rs_swap_fp_entry, rs_swap_fp_exit,
-				struct rs_vmf_data)
-	},
-	[RS_P_SHMEM_FAULT] = {
-		.symbol = "shmem_fault",
-		.hook_by = { RS_HOOK_RETURN, RS_HOOK_NONE },
-		RS_RETURN_PROBE(rs_shmem_krp_entry, rs_shmem_krp_ret,
-				rs_shmem_fp_entry, rs_shmem_fp_exit,
-				struct rs_vmf_data)
-	},
-	[RS_P_LOCK_MM] = {
-		.symbol = "lock_mm_and_find_vma",
-		.hook_by = { RS_HOOK_ENTRY, RS_HOOK_ENTRY_PROBE },
-		.kp_pre = { rs_emh_lock_mm_kp, rs_lock_mm_kp_pre },
-		RS_FTRACE_HOOK(rs_emh_lock_mm_ft)
-		RS_FPROBE_ENTRY_ONLY(rs_lock_mm_fp_entry)
-	},
+#ifdef RS_HAVE_FTRACE_ARGS
+/* The ftrace_ops callbacks of the entry hooks. */
+static const ftrace_func_t rs_ftrace_handlers[RS_NR_PROBES] = {
+	[RS_P_HANDLE_MM_FAULT] = rs_emh_handle_mm_fault_ft,
+	[RS_P_LOCK_MM] = rs_emh_lock_mm_ft,
 };
+#endif
 
 const char *rs_probe_why(int err)
 {
@@ -368,22 +361,32 @@ bool rs_ftrace_available(void)
 #endif
 }
 
-static int rs_probe_attach_kprobe(struct rs_probe *p, enum rs_model model,
-				  int maxactive)
+static int rs_probe_attach_kprobe(struct rs_probe *p, unsigned int id,
+				  enum rs_model model, int maxactive)
 {
+	const struct rs_krp_handlers *h = &rs_krp_handlers[id];
+
 	if (p->hook != RS_HOOK_RETURN) {
 		p->kp.symbol_name = p->symbol;
-		p->kp.pre_handler = p->kp_pre[model];
+		p->kp.pre_handler = rs_kp_handlers[id][model];
 		return register_kprobe(&p->kp);
 	}
 	p->krp.kp.symbol_name = p->symbol;
+	p->krp.entry_handler = h->entry;
+	p->krp.handler = h->ret;
+	p->krp.data_size = rs_data_size[id];
 	p->krp.maxactive = maxactive;
 	return register_kretprobe(&p->krp);
 }
 
-static int rs_probe_attach_fprobe(struct rs_probe *p)
+static int rs_probe_attach_fprobe(struct rs_probe *p, unsigned int id)
 {
 #ifdef RS_HAVE_FPROBE_FREGS
+	const struct rs_fp_handlers *h = &rs_fp_handlers[id];
+
+	p->fp.entry_handler = h->entry;
+	p->fp.exit_handler = h->exit;
+	p->fp.entry_data_size = rs_data_size[id];
 	return register_fprobe_syms(&p->fp, &p->symbol, 1);
 #else
 	return -EOPNOTSUPP;
@@ -395,7 +398,7 @@ static int rs_probe_attach_fprobe(struct rs_probe *p)
  * its buffer as a glob and may write to it: give it a copy.  A symbol that
  * ftrace does not list (missing, inlined, notrace) fails with -EINVAL.
  */
-static int rs_probe_attach_ftrace(struct rs_probe *p)
+static int rs_probe_attach_ftrace(struct rs_probe *p, unsigned int id)
 {
 #ifdef RS_HAVE_FTRACE_ARGS
 	unsigned char sym[64];
@@ -404,7 +407,7 @@ static int rs_probe_attach_ftrace(struct rs_probe *p)
 
 	if (len < 0)
 		return -E2BIG;
-	p->ops.func = p->ft_func;
+	p->ops.func = rs_ftrace_handlers[id];
 	err = ftrace_set_filter(&p->ops, sym, len, 1);
 	if (!err)
 		err = register_ftrace_function(&p->ops);
@@ -475,8 +478,9 @@ bool rs_probe_skipped(const char *skip, const char *symbol)
  * mechanism alone (backend=ftrace: ftrace_ops for the entry hooks, the
  * cheapest that attaches for the return probes).
  */
-static void rs_probe_attach(struct rs_probe *p, enum rs_model model,
-			    enum rs_backend_choice backend, int maxactive)
+static void rs_probe_attach(struct rs_probe *p, unsigned int id,
+			    enum rs_model model, enum rs_backend_choice backend,
+			    int maxactive)
 {
 	enum rs_backend first;
 	int err;
@@ -487,9 +491,9 @@ static void rs_probe_attach(struct rs_probe *p, enum rs_model model,
 
 	err = -EOPNOTSUPP;
 	if (first == RS_BE_FTRACE)
-		err = rs_probe_attach_ftrace(p);
+		err = rs_probe_attach_ftrace(p, id);
 	else if (first == RS_BE_FPROBE)
-		err = rs_probe_attach_fprobe(p);
+		err = rs_probe_attach_fprobe(p, id);
 	if (!err) {
 		p->on = first;
 		return;
@@ -500,7 +504,7 @@ static void rs_probe_attach(struct rs_probe *p, enum rs_model model,
 		p->err = err;
 		return;
 	}
-	p->err = rs_probe_attach_kprobe(p, model, maxactive);
+	p->err = rs_probe_attach_kprobe(p, id, model, maxactive);
 	if (!p->err)
 		p->on = RS_BE_KPROBE;
 }
@@ -535,7 +539,7 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 			p->err = -ECANCELED;
 			continue;
 		}
-		rs_probe_attach(p, model, backend, maxactive);
+		rs_probe_attach(p, i, model, backend, maxactive);
 		if (p->on) {
 			(*attached)++;
 		} else if (p->core) {

@@ -44,39 +44,26 @@ const struct rs_cause_counters rs_cause_counters[RS_NR_CAUSES] = {
 	},
 };
 
-const struct rs_lock_counters rs_lock_counters_read = {
-	.acquire = RS_mmap_lock_read_acquire,
-	.trylock = RS_mmap_lock_read_trylock,
-	.failed = RS_mmap_lock_read_failed,
-	.wait_ns = RS_mmap_lock_read_wait_ns,
-	.wait = {
-		[RS_BUCKET_lt1us] = RS_mmap_lock_read_wait_lt1us,
-		[RS_BUCKET_1_10us] = RS_mmap_lock_read_wait_1_10us,
-		[RS_BUCKET_10_100us] = RS_mmap_lock_read_wait_10_100us,
-		[RS_BUCKET_100us_1ms] = RS_mmap_lock_read_wait_100us_1ms,
-		[RS_BUCKET_1_10ms] = RS_mmap_lock_read_wait_1_10ms,
-		[RS_BUCKET_10_100ms] = RS_mmap_lock_read_wait_10_100ms,
-		[RS_BUCKET_100ms_1s] = RS_mmap_lock_read_wait_100ms_1s,
-		[RS_BUCKET_1s_plus] = RS_mmap_lock_read_wait_1s_plus,
-	},
-};
+/* The counters mmap_lock_@mode_* of one lock mode (read or write). */
+#define RS_LOCK_COUNTERS(mode) {					\
+	.acquire = RS_mmap_lock_##mode##_acquire,			\
+	.trylock = RS_mmap_lock_##mode##_trylock,			\
+	.failed = RS_mmap_lock_##mode##_failed,				\
+	.wait_ns = RS_mmap_lock_##mode##_wait_ns,			\
+	.wait = {							\
+		[RS_BUCKET_lt1us] = RS_mmap_lock_##mode##_wait_lt1us,	\
+		[RS_BUCKET_1_10us] = RS_mmap_lock_##mode##_wait_1_10us,	\
+		[RS_BUCKET_10_100us] = RS_mmap_lock_##mode##_wait_10_100us, \
+		[RS_BUCKET_100us_1ms] = RS_mmap_lock_##mode##_wait_100us_1ms, \
+		[RS_BUCKET_1_10ms] = RS_mmap_lock_##mode##_wait_1_10ms,	\
+		[RS_BUCKET_10_100ms] = RS_mmap_lock_##mode##_wait_10_100ms, \
+		[RS_BUCKET_100ms_1s] = RS_mmap_lock_##mode##_wait_100ms_1s, \
+		[RS_BUCKET_1s_plus] = RS_mmap_lock_##mode##_wait_1s_plus, \
+	},								\
+}
 
-const struct rs_lock_counters rs_lock_counters_write = {
-	.acquire = RS_mmap_lock_write_acquire,
-	.trylock = RS_mmap_lock_write_trylock,
-	.failed = RS_mmap_lock_write_failed,
-	.wait_ns = RS_mmap_lock_write_wait_ns,
-	.wait = {
-		[RS_BUCKET_lt1us] = RS_mmap_lock_write_wait_lt1us,
-		[RS_BUCKET_1_10us] = RS_mmap_lock_write_wait_1_10us,
-		[RS_BUCKET_10_100us] = RS_mmap_lock_write_wait_10_100us,
-		[RS_BUCKET_100us_1ms] = RS_mmap_lock_write_wait_100us_1ms,
-		[RS_BUCKET_1_10ms] = RS_mmap_lock_write_wait_1_10ms,
-		[RS_BUCKET_10_100ms] = RS_mmap_lock_write_wait_10_100ms,
-		[RS_BUCKET_100ms_1s] = RS_mmap_lock_write_wait_100ms_1s,
-		[RS_BUCKET_1s_plus] = RS_mmap_lock_write_wait_1s_plus,
-	},
-};
+const struct rs_lock_counters rs_lock_counters_read = RS_LOCK_COUNTERS(read);
+const struct rs_lock_counters rs_lock_counters_write = RS_LOCK_COUNTERS(write);
 
 const struct rs_class_counters rs_class_counters[RS_NR_CLASSES] = {
 	[RS_CLASS_rt] = {
