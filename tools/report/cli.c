@@ -29,7 +29,7 @@ void cli_need_value(const struct cli *c, int opt, const char *value)
 void cli_help(const struct cli *c, FILE *f)
 {
 	char buf[64];
-	fprintf(f, "usage: %s %s\n\n%s\nOptions:\n", c->prog, c->usage, c->about);
+	fprintf(f, "usage: %s %s [options]\n\n%s\nOptions:\n", c->prog, c->operand, c->about);
 	for (size_t i = 0; i < c->nopts; i++) {
 		const struct cli_opt *o = &c->opts[i];
 		snprintf(buf, sizeof(buf), "%c%c%c --%s%s%s", o->letter ? '-' : ' ',
@@ -73,8 +73,19 @@ static int option_index(const struct cli *c, int key, char **argv)
 	return key - LONG_BASE;
 }
 
-void cli_parse(const struct cli *c, int argc, char **argv, cli_fn fn, void *ctx)
+/* Keep the operand in *op: the first, non-empty, and only. */
+static void operand(const struct cli *c, const char **op, const char *arg)
 {
+	if (*op)
+		cli_usage_error(c, "more than one %s given ('%s', '%s')", c->operand, *op, arg);
+	if (!*arg)
+		cli_usage_error(c, "empty %s", c->operand);
+	*op = arg;
+}
+
+const char *cli_parse(const struct cli *c, int argc, char **argv, cli_fn fn, void *ctx)
+{
+	const char *op = NULL;
 	struct option *lo = calloc(c->nopts + 1, sizeof(*lo));
 	char *so = calloc(2 * c->nopts + 3, 1), *s = so;
 	if (!lo || !so) {
@@ -97,7 +108,7 @@ void cli_parse(const struct cli *c, int argc, char **argv, cli_fn fn, void *ctx)
 	optind = 1;
 	for (int key; (key = getopt_long(argc, argv, so, lo, NULL)) != -1;) {
 		if (key == 1) {
-			fn(ctx, CLI_OPERAND, optarg);
+			operand(c, &op, optarg);
 			continue;
 		}
 		int i = option_index(c, key, argv);
@@ -108,7 +119,10 @@ void cli_parse(const struct cli *c, int argc, char **argv, cli_fn fn, void *ctx)
 		fn(ctx, i, c->opts[i].arg ? optarg : NULL);
 	}
 	for (; optind < argc; optind++) /* after "--" */
-		fn(ctx, CLI_OPERAND, argv[optind]);
+		operand(c, &op, argv[optind]);
 	free(lo);
 	free(so);
+	if (!op)
+		cli_usage_error(c, "no %s given", c->operand);
+	return op;
 }

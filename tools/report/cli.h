@@ -11,7 +11,6 @@
 #include <stdio.h>
 
 #define CLI_EXIT_USAGE 2
-#define CLI_OPERAND (-1) /* what cli_parse passes fn for an operand */
 
 struct cli_opt {
 	const char *name; /* long name, without "--"; "help" prints the help */
@@ -20,22 +19,25 @@ struct cli_opt {
 	const char *help; /* the help text, lines separated by \n */
 };
 
+/* The entry of --help, -h in every table. */
+#define CLI_OPT_HELP { "help", 'h', NULL, "this text" }
+
 struct cli {
 	const char *prog;           /* "rs-report" */
-	const char *usage;          /* after "usage: PROG " */
+	const char *operand;        /* the one operand: "RESULTS_DIR" */
 	const char *about;          /* paragraphs after the usage line */
 	const struct cli_opt *opts; /* the options */
 	size_t nopts;
 	const char *examples;       /* lines "  command   # what it does" */
 };
 
-/* Called for each option (its index in opts, value NULL for a flag) and
- * each operand (CLI_OPERAND), in command-line order. */
+/* Called for each option: its index in opts, its value (NULL for a flag). */
 typedef void (*cli_fn)(void *ctx, int opt, const char *value);
 
-/* Parse argv; --help prints the help to stdout and exits 0; an unknown
- * option or a missing value is a usage error (exit 2). */
-void cli_parse(const struct cli *c, int argc, char **argv, cli_fn fn, void *ctx);
+/* Parse argv and return the operand; --help prints the help to stdout and
+ * exits 0; an unknown option, a missing value, no operand, an empty one or
+ * more than one is a usage error (exit 2). */
+const char *cli_parse(const struct cli *c, int argc, char **argv, cli_fn fn, void *ctx);
 
 /* "PROG: <message> (see PROG --help)" on stderr, exit 2. */
 void cli_usage_error(const struct cli *c, const char *fmt, ...)

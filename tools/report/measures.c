@@ -141,9 +141,7 @@ static void name_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("rs-report: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vmessage("", fmt, ap);
 	va_end(ap);
 	name_errors++;
 }

@@ -30,12 +30,12 @@ static const struct cli_opt options[NOPTS] = {
 	[OPT_OUTPUT] = { "output", 'o', "FILE",
 			 "the report (default RESULTS_DIR/report.md); its\n"
 			 "directory must exist; the plots go next to it" },
-	[OPT_HELP] = { "help", 'h', NULL, "this text" },
+	[OPT_HELP] = CLI_OPT_HELP,
 };
 
 static const struct cli cli = {
 	.prog = "rs-report",
-	.usage = "RESULTS_DIR [options]",
+	.operand = "RESULTS_DIR",
 	.about = "Reads RESULTS_DIR/<kernel>/<scenario>/<n>/ as scripts/capture writes it and\n"
 		 "writes report.md: per scenario and kernel every measure as \"median\n"
 		 "[min-max]\" over the runs that did not fail, with the ratio to the baseline;\n"
@@ -59,15 +59,6 @@ struct opts {
 static void set_option(void *ctx, int opt, const char *value)
 {
 	struct opts *o = ctx;
-	if (opt == CLI_OPERAND) {
-		if (o->dir)
-			cli_usage_error(&cli, "more than one RESULTS_DIR given ('%s', '%s')", o->dir,
-					value);
-		if (!*value)
-			cli_usage_error(&cli, "RESULTS_DIR is empty");
-		o->dir = value;
-		return;
-	}
 	cli_need_value(&cli, opt, value);
 	if (opt == OPT_KERNELS) {
 		if (!value[strspn(value, " ,")])
@@ -122,9 +113,7 @@ int main(int argc, char **argv)
 {
 	struct opts o = { NULL, NULL, NULL, NULL };
 	measures_init();
-	cli_parse(&cli, argc, argv, set_option, &o);
-	if (!o.dir)
-		cli_usage_error(&cli, "no RESULTS_DIR given");
+	o.dir = cli_parse(&cli, argc, argv, set_option, &o);
 	struct results res;
 	results_load(&res, o.dir);
 	order_kernels(&res, &o);

@@ -365,12 +365,12 @@ static const struct cli_opt options[NOPTS] = {
 			      "(default " RS_COMM_PREFIX "; empty: every task)" },
 	[OPT_OUTPUT] = { "output", 'o', "FILE",
 			 "write the JSON to FILE (default -: stdout)" },
-	[OPT_HELP] = { "help", 'h', NULL, "this text" },
+	[OPT_HELP] = CLI_OPT_HELP,
 };
 
 static const struct cli cli = {
 	.prog = "rs-trace",
-	.usage = "TRACE.DAT [options]",
+	.operand = "TRACE.DAT",
 	.about = "Reads a trace-cmd trace.dat (all CPUs, in timestamp order) and writes JSON:\n"
 		 "mmap_lock acquisitions and waits of the workload's tasks (paired from\n"
 		 "mmap_lock_start_locking and mmap_lock_acquire_returned), retryscope's\n"
@@ -392,12 +392,7 @@ struct opts {
 static void set_option(void *ctx, int opt, const char *value)
 {
 	struct opts *o = ctx;
-	if (opt == CLI_OPERAND) {
-		if (o->in)
-			cli_usage_error(&cli, "more than one trace file given ('%s', '%s')", o->in,
-					value);
-		o->in = value;
-	} else if (opt == OPT_COMM_PREFIX) {
+	if (opt == OPT_COMM_PREFIX) {
 		o->prefix = value;
 	} else if (opt == OPT_OUTPUT) {
 		cli_need_value(&cli, opt, value);
@@ -479,9 +474,7 @@ static int write_json(json_object *root, const char *out)
 int main(int argc, char **argv)
 {
 	struct opts o = { NULL, NULL, RS_COMM_PREFIX };
-	cli_parse(&cli, argc, argv, set_option, &o);
-	if (!o.in)
-		cli_usage_error(&cli, "no TRACE.DAT given");
+	o.in = cli_parse(&cli, argc, argv, set_option, &o);
 	FILE *probe = fopen(o.in, "r");
 	if (!probe) {
 		fprintf(stderr, "rs-trace: %s: %s\n", o.in, strerror(errno));

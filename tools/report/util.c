@@ -6,13 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+void vmessage(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "rs-report: %s", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void fatal(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("rs-report: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vmessage("", fmt, ap);
 	va_end(ap);
 	exit(1);
 }
@@ -21,9 +26,7 @@ void warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("rs-report: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vmessage("warning: ", fmt, ap);
 	va_end(ap);
 }
 

@@ -9,6 +9,8 @@
 /* Print "rs-report: ..." and exit(1). */
 void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "rs-report: <kind><message>" on stderr. */
+void vmessage(const char *kind, const char *fmt, va_list ap);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
