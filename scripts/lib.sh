@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Common helpers sourced by the scripts in scripts/. Not executable on its own.
+# Common helpers sourced by the scripts in scripts/ (and tests/host/lib.sh).
+# Not executable on its own.
 
 RS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RS_BUILD=${RS_BUILD:-$RS_TOP/build}
@@ -39,4 +40,171 @@ lab_variant() {
 	rfc) echo patched ;;
 	*) echo "$1" ;;
 	esac
+}
+
+# ------------------------------------------------------------ kernel layout
+# Where the lab's kernels live.  scripts/build-kernel makes this layout;
+# every other script and test asks these functions for it:
+#   build/src/linux-source-<base>_*.deb       Debian's source (scripts/setup)
+#   build/tree/<base>-<variant>/              its extract, the series applied
+#   build/obj/<base>-<variant>-<arch>[-debug]/  the O= build; the image is
+#                                             kernel_image_rel inside it
+# (scripts/build-kernel --tree DIR: build/obj/custom-<DIR's name>-<arch>...).
+
+# kernel_tag BASE VARIANT ARCH [DEBUG]: a build's name,
+# <base>-<variant>-<arch>, -debug added when DEBUG is 1.
+kernel_tag() {
+	local tag=$1-$2-$3
+	[ "${4:-0}" != 1 ] || tag+=-debug
+	printf '%s\n' "$tag"
+}
+
+# tree_dir BASE VARIANT: the variant's source tree.
+tree_dir() {
+	printf '%s/tree/%s-%s\n' "$RS_BUILD" "$1" "$(lab_variant "$2")"
+}
+
+# obj_dir_tag TAG: the build directory of the build named TAG.
+obj_dir_tag() {
+	printf '%s/obj/%s\n' "$RS_BUILD" "$1"
+}
+
+# obj_dir BASE VARIANT [ARCH [DEBUG]]: the variant's build directory (ARCH
+# x86_64, DEBUG 0 unless given).
+obj_dir() {
+	obj_dir_tag "$(kernel_tag "$1" "$(lab_variant "$2")" "${3:-x86_64}" "${4:-0}")"
+}
+
+# obj_dirs BASE VARIANT: the variant's build directories that exist, one a
+# line: every arch, debug or not.
+obj_dirs() {
+	local d
+	for d in "$(obj_dir_tag "$1-$(lab_variant "$2")")"-*; do
+		[ ! -d "$d" ] || printf '%s\n' "$d"
+	done
+}
+
+# kernel_image_rel ARCH: the boot image's path inside a build directory.
+kernel_image_rel() {
+	case $1 in
+	x86_64) echo arch/x86/boot/bzImage ;;
+	*) die "--arch $1: only x86_64 lab kernels boot here (scripts/check-arches compiles the others)" ;;
+	esac
+}
+
+# obj_dir_of IMAGE: the build directory of an image that build-kernel printed.
+obj_dir_of() {
+	local rel
+	rel=$(kernel_image_rel x86_64)
+	case $1 in
+	*/"$rel") printf '%s\n' "${1%/"$rel"}" ;;
+	*) die "$1 is not a lab kernel image (<build dir>/$rel)" ;;
+	esac
+}
+
+# series_file BASE VARIANT: the variant's series: none for stock,
+# patches/<base>/series for patched (alias rfc), patches/<base>/NAME/series.
+series_file() {
+	case $(lab_variant "$2") in
+	stock) ;;
+	patched) printf '%s\n' "$RS_TOP/patches/$1/series" ;;
+	*) printf '%s\n' "$RS_TOP/patches/$1/$2/series" ;;
+	esac
+}
+
+# series_hash SERIES: the identity of a variant's source, a hash of the
+# series file and every patch it lists ("stock" for no series).
+series_hash() {
+	local s=$1
+	[ -n "$s" ] || { echo stock; return; }
+	[ -f "$s" ] || die "no series file $s"
+	(
+		cat "$s"
+		grep -v '^[[:space:]]*\(#\|$\)' "$s" | while read -r p _; do
+			cat "$(dirname "$s")/$p" || exit 1
+		done
+	) | sha256sum | cut -c1-16
+}
+
+# source_tarball BASE: the path of Debian's linux-source-BASE tarball,
+# unpacked from the .deb that scripts/setup downloaded on first use.
+source_tarball() {
+	local base=$1 deb tarball
+	deb=$(find "$RS_BUILD/src" -maxdepth 1 -name "linux-source-${base}_*.deb" | head -n 1)
+	[ -n "$deb" ] || die "linux-source-$base not downloaded: run scripts/setup (as root)"
+	tarball=$RS_BUILD/src/$base/usr/src/linux-source-$base.tar.xz
+	[ -f "$tarball" ] || dpkg -x "$deb" "$RS_BUILD/src/$base" >&2
+	printf '%s\n' "$tarball"
+}
+
+# extract_tree BASE DIR: a clean Debian source tree for BASE in DIR (made
+# beside it and renamed, so DIR is never half there).
+extract_tree() {
+	local dir=$2 tarball
+	tarball=$(source_tarball "$1")
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp"
+	tar -xf "$tarball" -C "$dir.tmp" --strip-components=1
+	mv "$dir.tmp" "$dir"
+}
+
+# ----------------------------------------------------------------- results
+# parse_spec SPEC: a scenario spec [LABEL=]SCENARIO[:ARGS] (scripts/capture,
+# scripts/compare) into spec_label (LABEL, default SCENARIO), spec_scenario
+# and spec_args (ARGS, faultload options separated by commas, with the
+# commas turned into spaces).  Dies on a bad name.
+# shellcheck disable=SC2034 # the spec_* variables are its result
+parse_spec() {
+	local spec=$1 head
+	head=${spec%%:*}
+	spec_label=''
+	case $head in
+	*=*)
+		spec_label=${head%%=*}
+		spec=${spec#*=}
+		[ -n "$spec_label" ] || die "bad scenario name '' in '$1'"
+		;;
+	esac
+	spec_scenario=${spec%%:*}
+	spec_label=${spec_label:-$spec_scenario}
+	spec_args=''
+	[ "$spec_scenario" = "$spec" ] || spec_args=${spec#*:}
+	spec_args=${spec_args//,/ }
+	case $spec_label in
+	'' | *[!a-z0-9-]*) die "bad scenario name '$spec_label' in '$1'" ;;
+	esac
+}
+
+# status_get FILE KEY: the value of KEY in a key=value file of a run
+# directory (status, guest-status, meta, meta.host); empty if it has none.
+# A status file of the form before key=value ("ok", "lossy: WHY",
+# "failed: WHY" on its first line) answers result and reason.
+status_get() {
+	local file=$1 key=$2 first
+	[ -f "$file" ] || return 0
+	if grep -q "^$key=" "$file"; then
+		awk -v k="$key" 'index($0, k "=") == 1 { print substr($0, length(k) + 2); exit }' "$file"
+		return
+	fi
+	first=$(head -n 1 "$file")
+	case $key:$first in
+	result:ok | result:lossy:* | result:failed:*) printf '%s\n' "${first%%:*}" ;;
+	reason:lossy:* | reason:failed:*) printf '%s\n' "${first#*: }" ;;
+	esac
+}
+
+# crash_kind CONSOLE_LOG VM_LOG VM_EXIT: how the guest of a scripts/vm run
+# died: oops (an Oops or BUG: on its console), panic (a kernel panic
+# without one), hang (no such line, and scripts/vm exited non-zero without
+# seeing the command end: its timeout, or qemu gone), else none.
+crash_kind() {
+	if grep -qE 'Oops|BUG:' "$1" 2>/dev/null; then
+		echo oops
+	elif grep -q 'Kernel panic' "$1" 2>/dev/null; then
+		echo panic
+	elif [ "$3" != 0 ] && ! grep -q 'guest command exited' "$2" 2>/dev/null; then
+		echo hang
+	else
+		echo none
+	fi
 }
