@@ -12,7 +12,7 @@ for v in stock patched; do
 		not_ok "7.3 $v x86_64 kernel build"
 	fi
 done
-stock=$RS_BUILD/tree/7.3-stock patched=$RS_BUILD/tree/7.3-patched
+stock=$(tree_dir 7.3 stock) patched=$(tree_dir 7.3 patched)
 if grep -q 'VM_FAULT_RETRY_VMA' "$patched/include/linux/mm_types.h" &&
 	! grep -q 'VM_FAULT_RETRY_VMA' "$stock/include/linux/mm_types.h"; then
 	ok "patched headers define VM_FAULT_RETRY_VMA, stock headers do not"

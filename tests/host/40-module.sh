@@ -7,7 +7,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 flag=(); [ -z "${RS_DEBUG:-}" ] || flag=(--debug)
 
-src=$RS_BUILD/tree/7.3-stock
+src=$(tree_dir 7.3 stock)
 cp_out=$("$src/scripts/checkpatch.pl" --strict --no-tree --terse -f \
 	"$top"/module/*.[ch] "$top"/module/conftest/*.c 2>&1)
 if [ -z "$cp_out" ] || ! printf '%s\n' "$cp_out" | grep -qE 'ERROR|WARNING|CHECK'; then
@@ -43,7 +43,7 @@ disk=$("$top/scripts/mkdisk") || { not_ok "test disk"; exit 1; }
 # build from a cold cache, more than CI affords.  Entries are BASE:VARIANT.
 variants=(7.3:stock 7.3:patched)
 for bv in 7.3:v2 7.3:anon-only 6.12:stock 6.12:patched; do
-	if [ -z "${RS_DEBUG:-}" ] && [ -f "$RS_BUILD/obj/${bv%%:*}-${bv#*:}-x86_64/arch/x86/boot/bzImage" ]; then
+	if [ -z "${RS_DEBUG:-}" ] && [ -f "$(obj_dir "${bv%%:*}" "${bv#*:}")/$(kernel_image_rel x86_64)" ]; then
 		variants+=("$bv")
 	else
 		ok "${bv/:/ }: module tests # SKIP kernel not built (scripts/build-kernel --base ${bv%%:*} --variant ${bv#*:}, or make compare)"

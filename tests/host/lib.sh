@@ -1,7 +1,10 @@
 # shellcheck shell=bash
-# Helpers for tests/host/*.sh: TAP-style result lines that tests/run counts.
+# Helpers for tests/host/*.sh: TAP-style result lines that tests/run counts,
+# and scripts/lib.sh's (the kernel layout: tree_dir, obj_dir ...).
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export RS_TOP=$top RS_BUILD=${RS_BUILD:-$top/build}
+# shellcheck source-path=SCRIPTDIR source=../../scripts/lib.sh
+. "$top/scripts/lib.sh"
 
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; }
