@@ -1,4 +1,5 @@
-/* lockpair.c: see lockpair.h for the pairing rules. */
+/* lockpair.c: pairs mmap_lock events, per pid and mode, into acquisitions
+ * and waits; the rules are in lockpair.h. */
 #include "lockpair.h"
 
 #include <stdlib.h>

@@ -109,9 +109,9 @@ const struct row key_rows[NKEY_ROWS] = {
 };
 
 /* Module counters that no row reads and that get no "other module
- * counters" row either: the per-VMA lock counters have the kernel's own in
- * the /proc/vmstat rows; the calls and the retries kept (_retry_vma) of
- * filemap_fault and do_swap_page are in the fault rows' figures. */
+ * counters" row either, as rs-report always had it: vma_lock_* (the
+ * /proc/vmstat rows show the kernel's counters of the same names), and the
+ * calls and VM_FAULT_RETRY_VMA returns of filemap_fault and do_swap_page. */
 static const char *const not_shown[] = {
 	"vma_lock_success", "vma_lock_abort", "vma_lock_retry", "filemap_fault_calls",
 	"filemap_fault_retry_vma", "swap_fault_calls", "swap_fault_retry_vma",

@@ -1,4 +1,5 @@
-/* stats.c: see stats.h. */
+/* stats.c: median, min and max over runs, and quantiles of latency
+ * histograms; see stats.h. */
 #include "stats.h"
 
 #include <math.h>

@@ -1,4 +1,6 @@
-/* util.c: see util.h. */
+/* util.c: rs-report's messages (fatal, warn), allocation that cannot fail,
+ * reading a file and splitting it into lines, a growing string, and the
+ * report's number format; see util.h. */
 #include "util.h"
 
 #include <errno.h>
