@@ -15,14 +15,11 @@
 #include <stddef.h>
 
 /*
- * names.h is being converted from X-macro lists (RS_COUNTERS(X),
- * RS_CAUSES(EM, EMe), RS_WAIT_BUCKETS(X)) to RS_*_LIST lists whose entry
- * macros the user defines (RS_COUNTER(name), RS_CAUSE(name), ...); both
- * forms are accepted.  Define RS_COUNTER_ENTRY(name), RS_CAUSE_ENTRY("name")
- * or RS_WAIT_BUCKET_ENTRY(name), then expand RS_ALL_COUNTERS (the counters
- * and the "stats extra" lines), RS_ALL_CAUSES or RS_ALL_WAIT_BUCKETS.
+ * names.h's lists, with the entry macros of the report: define
+ * RS_COUNTER_ENTRY(name), RS_CAUSE_ENTRY("name") or
+ * RS_WAIT_BUCKET_ENTRY(name), then expand RS_ALL_COUNTERS (the counters and
+ * the "stats extra" lines), RS_ALL_CAUSES or RS_ALL_WAIT_BUCKETS.
  */
-#if defined(RS_COUNTER_LIST)
 #define RS_COUNTER(name) RS_COUNTER_ENTRY(name)
 #define RS_STATS_EXTRA(name) RS_COUNTER_ENTRY(name)
 #define RS_CAUSE(name) RS_CAUSE_ENTRY(#name)
@@ -31,14 +28,6 @@
 #define RS_ALL_COUNTERS RS_COUNTER_LIST RS_STATS_EXTRA_LIST
 #define RS_ALL_CAUSES RS_CAUSE_LIST
 #define RS_ALL_WAIT_BUCKETS RS_WAIT_BUCKET_LIST
-#elif defined(RS_COUNTERS)
-#define RS_CAUSE_EM(id, name) RS_CAUSE_ENTRY(name)
-#define RS_ALL_COUNTERS RS_COUNTERS(RS_COUNTER_ENTRY) RS_STATS_EXTRA(RS_COUNTER_ENTRY)
-#define RS_ALL_CAUSES RS_CAUSES(RS_CAUSE_EM, RS_CAUSE_EM)
-#define RS_ALL_WAIT_BUCKETS RS_WAIT_BUCKETS(RS_WAIT_BUCKET_ENTRY)
-#else
-#error "module/names.h has neither RS_COUNTER_LIST nor RS_COUNTERS"
-#endif
 
 /* RS_NCAUSES: how many causes; their numbers (the trace events') are
  * their places in names.h. */
