@@ -2,7 +2,7 @@
 # the VM_FAULT_RETRY_VMA series.  See README.md.
 #
 #   make compare   set up, build both kernels, run the scenarios, write the report
-#   make check     the test suite (ends with "N passed, N failed")
+#   make check     the test suite (ends with "N passed, N failed, N skipped")
 
 SHELL := /bin/bash
 BASE ?= 7.3

@@ -1,14 +1,18 @@
 #!/bin/sh
 # scripts/guest/capture.sh (runs in the guest, busybox sh): the capture loop.
 #
-#   capture.sh KO KERNEL RUNS LABEL SCENARIO ARGS [LABEL SCENARIO ARGS] ...
+#   capture.sh KO KERNEL TODO
 #
-# Each scenario comes as three words that scripts/capture parsed from its
-# [LABEL=]SCENARIO[:ARGS] (scripts/lib.sh parse_spec): LABEL names the
-# result directory, ARGS are extra faultload options separated by spaces
-# (may be empty).  Loads retryscope.ko (counting only faultload's threads:
-# comm prefix fl-), then for every scenario and run n=1..RUNS writes
-# /out/<label>/<n>/:
+# TODO (written by scripts/capture, read here) has one run per line:
+#   LABEL SCENARIO N [ARG ...]
+# LABEL names the result directory, SCENARIO is the faultload scenario, N the
+# run number, ARGs extra faultload options (scripts/lib.sh parse_spec made
+# them from [LABEL=]SCENARIO[:ARGS]).  A run whose directory already has a
+# guest-status (it finished in an earlier boot) or a host-crash (the guest
+# died in it; scripts/capture wrote that before booting again) is skipped,
+# so that after a crash the next boot goes on with the next run.
+# Loads retryscope.ko (counting only faultload's threads: comm prefix fl-),
+# then for every run writes /out/<label>/<n>/:
 #   trace.dat            trace-cmd record -e retryscope -e mmap_lock
 #                        -e filemap:mm_filemap_fault -e sched:sched_switch
 #   workload.json        faultload's output
@@ -23,13 +27,15 @@
 #                        not finish.  scripts/capture writes status from it
 #                        (adding trace losses, read on the host) and
 #                        meta.host; the guest writes neither.
+# /out/crash-at (a test hook of scripts/capture --crash-at): "LABEL N": the
+# guest crashes itself (sysrq c) one second into that run.
 set -u
-ko=$1 kernel=$2 runs=$3
-shift 3
-if [ $(($# % 3)) != 0 ]; then
-	echo "capture: scenarios come as LABEL SCENARIO ARGS, three words each ($# given)" >&2
+ko=$1 kernel=$2 todo=$3
+if [ ! -s "$todo" ]; then
+	echo "capture: no runs to do in '$todo'" >&2
 	exit 2
 fi
+crash_at=$(cat /out/crash-at 2>/dev/null)
 dbg=/sys/kernel/debug/retryscope
 if ! insmod "$ko"; then
 	echo "capture: insmod $ko failed" >&2
@@ -41,51 +47,53 @@ cp "$dbg/features" /out/features
 dmesg | grep 'retryscope:' >/out/dmesg-module
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 rc=0
-while [ $# -gt 0 ]; do
-	label=$1 scen=$2 args=$3
-	shift 3
-	n=1
-	while [ "$n" -le "$runs" ]; do
-		d=/out/$label/$n
-		rm -rf "$d"
-		mkdir -p "$d"
-		{
-			echo "kernel=$kernel"
-			echo "release=$(uname -r)"
-			echo "cpu_model=$cpu_model"
-			echo "scenario=$label"
-			echo "workload=$scen"
-			echo "run=$n"
-			echo "args=$args"
-		} >"$d/meta"
-		echo 1 >"$dbg/reset"
-		echo "capture: $kernel $label run $n/$runs" >&2
-		rs-snap "$dbg/stats=$d/stats.before" /proc/vmstat="$d/vmstat.before"
-		# shellcheck disable=SC2086 # $args is a list of options
-		trace-cmd record -b 16384 -o "$d/trace.dat" -e retryscope -e mmap_lock \
-			-e filemap:mm_filemap_fault -e sched:sched_switch \
-			faultload "$scen" $args --json "$d/workload.json" >"$d/record.log" 2>&1
-		frc=$?
-		rs-snap "$dbg/stats=$d/stats.after" /proc/vmstat="$d/vmstat.after"
-		result=ok reason=
-		missed=$(awk '$1 == "probe_nmissed" { print $2 }' "$d/stats.after")
-		if [ "$frc" != 0 ] || [ ! -s "$d/workload.json" ]; then
-			result=failed reason="trace-cmd/faultload exited $frc: $(grep -v '^ ' "$d/record.log" | tail -n 1)"
-			rc=1
-		elif [ ! -s "$d/trace.dat" ]; then
-			result=failed reason="no trace.dat"
-			rc=1
-		elif [ "${missed:-0}" != 0 ]; then
-			result=lossy reason="probe_nmissed $missed"
-		fi
-		{
-			echo "result=$result"
-			echo "reason=$reason"
-			echo "faultload_rc=$frc"
-			[ -z "$missed" ] || echo "probe_nmissed=$missed"
-		} >"$d/guest-status"
-		n=$((n + 1))
-	done
-done
+# The runs come on fd 3: nothing a run starts reads the list.
+while read -r label scen n args <&3; do
+	d=/out/$label/$n
+	if [ -f "$d/guest-status" ] || [ -f "$d/host-crash" ]; then
+		continue
+	fi
+	rm -rf "$d"
+	mkdir -p "$d"
+	{
+		echo "kernel=$kernel"
+		echo "release=$(uname -r)"
+		echo "cpu_model=$cpu_model"
+		echo "scenario=$label"
+		echo "workload=$scen"
+		echo "run=$n"
+		echo "args=$args"
+	} >"$d/meta"
+	echo 1 >"$dbg/reset"
+	echo "capture: $kernel $label run $n" >&2
+	rs-snap "$dbg/stats=$d/stats.before" /proc/vmstat="$d/vmstat.before"
+	if [ "$crash_at" = "$label $n" ]; then
+		echo "capture: crashing the guest in $label run $n (--crash-at)" >&2
+		(sleep 1 && echo c >/proc/sysrq-trigger) &
+	fi
+	# shellcheck disable=SC2086 # $args is a list of options
+	trace-cmd record -b 16384 -o "$d/trace.dat" -e retryscope -e mmap_lock \
+		-e filemap:mm_filemap_fault -e sched:sched_switch \
+		faultload "$scen" $args --json "$d/workload.json" >"$d/record.log" 2>&1
+	frc=$?
+	rs-snap "$dbg/stats=$d/stats.after" /proc/vmstat="$d/vmstat.after"
+	result=ok reason=
+	missed=$(awk '$1 == "probe_nmissed" { print $2 }' "$d/stats.after")
+	if [ "$frc" != 0 ] || [ ! -s "$d/workload.json" ]; then
+		result=failed reason="trace-cmd/faultload exited $frc: $(grep -v '^ ' "$d/record.log" | tail -n 1)"
+		rc=1
+	elif [ ! -s "$d/trace.dat" ]; then
+		result=failed reason="no trace.dat"
+		rc=1
+	elif [ "${missed:-0}" != 0 ]; then
+		result=lossy reason="probe_nmissed $missed"
+	fi
+	{
+		echo "result=$result"
+		echo "reason=$reason"
+		echo "faultload_rc=$frc"
+		[ -z "$missed" ] || echo "probe_nmissed=$missed"
+	} >"$d/guest-status"
+done 3<"$todo"
 rmmod retryscope || rc=1
 exit "$rc"

@@ -204,6 +204,15 @@ contains "  crash=panic marks the kernel" "$tmp/keys.md" "- **patched: file-io/2
 contains "  meta.host's keys (config_hash, accel) with meta's (release, cpu_model)" "$tmp/keys.md" \
 	"| patched | 7.3.4-rs | c0ffee1, c0ffee2, c0ffee3 | tcg | QEMU TCG CPU version 2.5+ |"
 lacks "  no mark but the crash" "$tmp/keys.md" "- **stock:"
+# A guest that died mid-run leaves its files cut short (issue 21): the
+# failed run's half-written workload.json and trace.json are not read.
+cres=$tmp/results-cut
+cp -r "$fx/results-keys" "$cres"
+head -c 40 "$fx/results-keys/patched/file-io/2/workload.json" >"$cres/patched/file-io/2/workload.json"
+head -c 40 "$fx/results-keys/patched/file-io/2/trace.json" >"$cres/patched/file-io/2/trace.json"
+check "rs-report: a crashed run's cut-short JSON files are not read" \
+	"$bin/rs-report" "$cres" -o "$tmp/cut.md"
+contains "  and the crash is listed" "$tmp/cut.md" "- **patched: file-io/2: guest panic (the guest died during capture)**"
 contains "old form: a failed run whose reason says panic marks the kernel" "$rep" "- **patched: file-io/2: guest panic during capture**"
 ks=$kres/stock/swap/1/status
 printf 'result=ok\nreason=\ncrash=hang\n' >"$ks"

@@ -327,10 +327,16 @@ static void load_run(struct run *r, const char *dir)
 	load_counters(&r->vmstat, p, 0);
 	F("vmstat.after");
 	load_counters(&r->vmstat, p, 1);
-	F("workload.json");
-	load_workload(&r->wl, p);
-	F("trace.json");
-	load_trace(&r->tr, p);
+	/*
+	 * A failed run's numbers are not used, and a guest that died in it
+	 * left its JSON files cut short: they are not read.
+	 */
+	if (r->status != RUN_FAILED) {
+		F("workload.json");
+		load_workload(&r->wl, p);
+		F("trace.json");
+		load_trace(&r->tr, p);
+	}
 	free(p);
 #undef F
 	if (r->status != RUN_FAILED && !r->wl.present)

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# A guest crash costs only the run it happened in (issue 21): a short
+# capture whose guest crashes itself (sysrq c, scripts/capture --crash-at)
+# in run 2 of 3 must boot again, keep runs 1 and 3, file run 2 as failed
+# with crash=panic and its console, do run 2 again as run 4, exit 0 (every
+# scenario has its 3 good runs), and rs-report must list the crash under
+# the kernel.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+res=$RS_BUILD/check/crash
+rm -rf "$res"
+id=crash v=stock
+log=$RS_BUILD/check/capture-crash.log
+t0=$(date +%s)
+"$top/scripts/capture" --variant "$v" --runs 3 --run-id "$id" --results "$res" \
+	--crash-at minor:2 minor:--duration,1 >"$log" 2>&1
+rc=$?
+d=$res/$id/$v/minor
+if [ "$rc" = 0 ]; then
+	ok "capture with a guest crash in run 2 of 3 exits 0 ($(($(date +%s) - t0)) s)"
+else
+	tail -n 15 "$log" | sed 's/^/#   /'
+	not_ok "capture with a guest crash in run 2 of 3 exits 0 (exit $rc)"
+fi
+for n in 1 3 4; do
+	if [ "$(status_get "$d/$n/status" result 2>/dev/null)" = ok ] && [ -s "$d/$n/stats.after" ]; then
+		ok "run $n filed ok with its counters"
+	else
+		sed 's/^/#   /' "$d/$n/status" 2>/dev/null
+		not_ok "run $n filed ok with its counters"
+	fi
+done
+if [ "$(status_get "$d/2/status" result 2>/dev/null)" = failed ] &&
+	[ "$(status_get "$d/2/status" crash 2>/dev/null)" = panic ] &&
+	grep -q 'sysrq triggered crash' "$d/2/console.log" 2>/dev/null; then
+	ok "run 2: result=failed crash=panic, with the console of its boot"
+else
+	sed 's/^/#   /' "$d/2/status" 2>/dev/null
+	not_ok "run 2: result=failed crash=panic, with the console of its boot"
+fi
+if grep -q 'recovered from: 1' "$log"; then
+	ok "capture says it recovered from 1 guest crash"
+else
+	not_ok "capture says it recovered from 1 guest crash"
+fi
+if "$top/tools/report/rs-report" "$res/$id" -o "$res/$id/report.md" >/dev/null 2>&1 &&
+	grep -qi 'panic' "$res/$id/report.md"; then
+	ok "rs-report lists the crash: $(grep -i -m1 'panic' "$res/$id/report.md" | cut -c1-120)"
+else
+	not_ok "rs-report lists the crash under the kernel"
+fi
