@@ -213,6 +213,10 @@ head -c 40 "$fx/results-keys/patched/file-io/2/trace.json" >"$cres/patched/file-
 check "rs-report: a crashed run's cut-short JSON files are not read" \
 	"$bin/rs-report" "$cres" -o "$tmp/cut.md"
 contains "  and the crash is listed" "$tmp/cut.md" "- **patched: file-io/2: guest panic (the guest died during capture)**"
+contains "  with a verdict per kernel" "$tmp/cut.md" "Guest crashes by kernel: stock 0, patched 1. One crash alone cannot tell"
+printf 'result=failed\nreason=\ncrash=oops\n' >"$cres/patched/file-io/3/status"
+check "rs-report: two crashes on one kernel" "$bin/rs-report" "$cres" -o "$tmp/cut2.md"
+contains "  repeat on one kernel only: a finding about it" "$tmp/cut2.md" "They repeat on patched only: that looks like a finding about that kernel"
 contains "old form: a failed run whose reason says panic marks the kernel" "$rep" "- **patched: file-io/2: guest panic during capture**"
 ks=$kres/stock/swap/1/status
 printf 'result=ok\nreason=\ncrash=hang\n' >"$ks"

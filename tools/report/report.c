@@ -161,6 +161,43 @@ static void write_marks(FILE *f, const struct results *res, struct sbuf *marks)
 		fprintf(f, "## Marked kernels\n\n%s\n", marks->s);
 }
 
+/*
+ * Guest crashes by kernel, and what they look like: one kernel crashing
+ * again and again while the others never do is a finding about that
+ * kernel; crashes spread over kernels look like the lab (README, Known
+ * problems: text patching under multi-threaded TCG).
+ */
+static void write_crash_verdict(FILE *f, const struct results *res)
+{
+	size_t total = 0, kernels = 0, worst = 0, worst_k = 0;
+
+	for (size_t i = 0; i < res->n; i++)
+		total += res->r[i].crash != NULL;
+	if (!total)
+		return;
+	total = 0;
+	fprintf(f, "\nGuest crashes by kernel:");
+	for (size_t k = 0; k < res->nk; k++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < res->n; i++)
+			n += res->r[i].crash && !strcmp(res->r[i].kernel, res->kernels[k]);
+		fprintf(f, " %s %zu%s", res->kernels[k], n, k + 1 < res->nk ? "," : ".");
+		total += n;
+		kernels += n > 0;
+		if (n > worst)
+			worst = n, worst_k = k;
+	}
+	if (total == 1)
+		fprintf(f, " One crash alone cannot tell a kernel's bug from the lab's (README, Known problems).\n");
+	else if (kernels == 1 && res->nk > 1)
+		fprintf(f, " They repeat on %s only: that looks like a finding about that kernel, not lab noise.\n",
+			res->kernels[worst_k]);
+	else
+		fprintf(f, " They are spread over %zu kernels: that looks like the lab (README, Known problems), not one kernel.\n",
+			kernels);
+}
+
 static void write_kernels(FILE *f, const struct results *res)
 {
 	static const char *const keys[] = { "release", "config_hash", "accel", "cpu_model" };
@@ -374,6 +411,7 @@ void write_report(const struct results *res, const char *outdir, FILE *f,
 	write_marks(f, res, &marks);
 	sb_free(&marks);
 	write_kernels(f, res);
+	write_crash_verdict(f, res);
 	write_run_counts(f, res);
 	write_headline(f, res, head);
 	write_summary(f, res);
