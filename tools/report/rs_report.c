@@ -46,7 +46,7 @@ static const struct cli cli = {
 	.nopts = NOPTS,
 	.examples = "  rs-report results/2026-12-04-variants --kernels \"stock rfc v2 anon-only\"\n"
 		    "      # four kernels, columns in this order, stock the baseline\n"
-		    "  rs-report results/2026-12-03-tcg --baseline=stock -o /tmp/tcg/report.md\n"
+		    "  rs-report results/2026-12-04-variants --baseline=stock -o /tmp/ref/report.md\n"
 		    "      # the report and its plots in /tmp/tcg\n"
 		    "  rs-report RESULTS --kernels=stock,v2 >headline.txt\n"
 		    "      # stock and v2 first, the other kernels after them\n",
