@@ -13,7 +13,7 @@
 # so that after a crash the next boot goes on with the next run.
 # Loads retryscope.ko (counting only faultload's threads: comm prefix fl-)
 # and enables the trace events once (trace-cmd start -e retryscope -e
-# mmap_lock -e filemap:mm_filemap_fault -e sched:sched_switch, 16 MiB per
+# mmap_lock -e filemap:mm_filemap_fault -e sched:sched_switch, 64 MiB per
 # CPU), then for every run writes /out/<label>/<n>/:
 #   trace.dat            the run's events: the ring buffer is cleared, turned
 #                        on for the run (tracing_on) and saved with
@@ -53,7 +53,7 @@ cp "$dbg/probes" /out/probes
 cp "$dbg/features" /out/features
 dmesg | grep 'retryscope:' >/out/dmesg-module
 T=/sys/kernel/tracing
-if ! trace-cmd start -b 16384 -e retryscope -e mmap_lock -e filemap:mm_filemap_fault \
+if ! trace-cmd start -b 65536 -e retryscope -e mmap_lock -e filemap:mm_filemap_fault \
 	-e sched:sched_switch >/tmp/trace-start.log 2>&1 </dev/null; then
 	echo "capture: trace-cmd start failed: $(tail -n 1 /tmp/trace-start.log)" >&2
 	exit 1
