@@ -24,14 +24,6 @@ extern bool rs_entry_model __read_mostly;
 void rs_model_select(bool entry_model);
 const char *rs_model_name(void);
 
-/* The cause of a retry in retry state @state: file I/O, swap I/O, other. */
-static __always_inline enum rs_cause rs_retry_cause(unsigned int state)
-{
-	return state == RS_ST_RETRY_FILE_IO ? RS_CAUSE_file_io :
-	       state == RS_ST_RETRY_SWAP_IO ? RS_CAUSE_swap_io :
-	       RS_CAUSE_other_retry;
-}
-
 /* An attempt returned VM_FAULT_RETRY for @cause (one of rs_retry_cause()). */
 static __always_inline void rs_count_retry(enum rs_cause cause)
 {

@@ -2,9 +2,8 @@
 /*
  * Layer 3 (models): the entry model (backend=auto and backend=ftrace).
  *
- * Every outcome is read
- * from the hook that comes next on the same task, never from a return
- * value of the fault path's hot functions.
+ * Every outcome is read from the hook that comes next on the same task,
+ * never from a return value of the fault path's hot functions.
  *
  * A return probe is what makes counting expensive: in the lab (TCG) an
  * empty fprobe with an exit handler on handle_mm_fault() costs 8% of the

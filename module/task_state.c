@@ -36,18 +36,11 @@ enum rs_cause rs_state_fallback_cause(const struct rs_task_state *ts,
 {
 	if (!ts->mine || ts->tag != rs_tag(address))
 		return RS_CAUSE_no_vma_lock;
-	switch (ts->state) {
-	case RS_ST_VMA_ABORT:
+	if (ts->state == RS_ST_VMA_ABORT)
 		return RS_CAUSE_vma_abort;
-	case RS_ST_RETRY_FILE_IO:
-		return RS_CAUSE_file_io;
-	case RS_ST_RETRY_SWAP_IO:
-		return RS_CAUSE_swap_io;
-	case RS_ST_RETRY_OTHER:
-		return RS_CAUSE_other_retry;
-	default:
-		return RS_CAUSE_no_vma_lock;
-	}
+	if (rs_state_is_retry(ts))
+		return rs_retry_cause(ts->state);
+	return RS_CAUSE_no_vma_lock;
 }
 
 void rs_lock_start_set(u64 now)

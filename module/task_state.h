@@ -164,6 +164,14 @@ static __always_inline bool rs_retry_state(unsigned int state)
 	       state == RS_ST_RETRY_OTHER;
 }
 
+/* The cause of a retry in retry state @state: file I/O, swap I/O, other. */
+static __always_inline enum rs_cause rs_retry_cause(unsigned int state)
+{
+	return state == RS_ST_RETRY_FILE_IO ? RS_CAUSE_file_io :
+	       state == RS_ST_RETRY_SWAP_IO ? RS_CAUSE_swap_io :
+	       RS_CAUSE_other_retry;
+}
+
 static __always_inline bool rs_state_is_retry(const struct rs_task_state *ts)
 {
 	return rs_retry_state(ts->state);
