@@ -2,7 +2,9 @@
 # retryscope.ko: builds W=1 and sparse clean and checkpatch --strict clean;
 # in the VM on the stock and the patched kernel it refuses bad parameters
 # and debugfs garbage, matches /proc/vmstat and getrusage, and shows the
-# direction the series must produce (tests/vm/module.sh).
+# direction the series must produce (tests/vm/module.sh); its counts hold
+# where the scenarios never go: 10,000 threads, signals, EFAULT
+# (tests/vm/counts.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 flag=(); [ -z "${RS_DEBUG:-}" ] || flag=(--debug)
@@ -78,6 +80,11 @@ for bv in "${variants[@]}"; do
 		--timeout 900 -- sh "$top/tests/vm/module.sh" "$ko" "${bv#*:}" >"$out/console.log" 2>&1
 	rc=$?
 	[ "$rc" = 0 ] || not_ok "$v: the VM running tests/vm/module.sh exited $rc"
+	# The counts where the lab's scenarios never go (tests/vm/counts.sh).
+	"$top/scripts/vm" --kernel "$img" --disk "$disk" --out "$out" \
+		--add "$top/tools/edgecase/rs-edgecase" --timeout 1200 -- \
+		sh "$top/tests/vm/counts.sh" "$ko" "${bv#*:}" >"$out/console-counts.log" 2>&1 ||
+		not_ok "$v: the VM running tests/vm/counts.sh exited $?"
 	# The stress runs on 2 vCPUs with single-threaded TCG.  Under MTTCG
 	# (thread=multi) removing any ftrace-based kprobe while threads fault
 	# oopses at the patched site ("Oops: int3" at handle_mm_fault+0x1, or
@@ -93,8 +100,8 @@ for bv in "${variants[@]}"; do
 		tail -n 20 "$out/console.log" | sed 's/^/#   /'
 		not_ok "$v: module tests in the VM did not run (scripts/vm exit $rc)"
 	fi
-	if grep -qE 'BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|kmemleak:' "$out/console.log"; then
-		grep -E -A5 'BUG:|WARNING:|Oops|KASAN|locking|kmemleak:' "$out/console.log" | head -n 30 | sed 's/^/#   /'
+	if grep -qE 'BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|kmemleak:' "$out"/console*.log; then
+		grep -h -E -A5 'BUG:|WARNING:|Oops|KASAN|locking|kmemleak:' "$out"/console*.log | head -n 30 | sed 's/^/#   /'
 		not_ok "$v: kernel console clean (no oops, WARN, KASAN, lockdep)"
 	else
 		ok "$v: kernel console clean (no oops, WARN, KASAN, lockdep)"

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rs-edgecase: the workloads of the module's edge-case tests (issue 15,
+ * tests/vm/counts.sh): each one a situation the lab's scenarios never
+ * create, in which a counter could go wrong.
+ *
+ *   threads  N threads alive at once, each faulting one page of a cold
+ *            file: per-task state at Android's thread counts
+ *   signal   a reader of cold file pages hit by SIGUSR1 every few
+ *            microseconds: retries abandoned on a signal
+ *   efault   read() into an unmapped address (a fault that ends in
+ *            lock_mm_and_find_vma()), then mmap/munmap in a loop
+ *
+ * The measured interval is bracketed by --snap SRC=DST copies, read with
+ * the process's memory locked (as rs-snap does) to DST.before and
+ * DST.after, and the process's getrusage() fault counts over the same
+ * interval are printed as key=value lines.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EC_MAX_SNAPS	4
+#define EC_SNAP_SIZE	(256 * 1024)
+#define EC_STACK_SIZE	(64 * 1024)
+
+struct ec_snap {
+	const char *src, *dst;
+	size_t len[2];
+	char buf[2][EC_SNAP_SIZE];
+};
+
+struct ec_opts {
+	const char *file;
+	long threads;		/* threads */
+	long pages;		/* signal: pages read */
+	long interval_us;	/* signal: between two signals */
+	long loops;		/* efault: mmap/munmap cycles */
+	int nsnaps;
+	struct ec_snap *snaps;
+	int marker;		/* --marker fd, or -1 */
+};
+
+static long ec_page;
+
+static void ec_die(const char *what)
+{
+	fprintf(stderr, "rs-edgecase: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* --- the measured interval ------------------------------------------------ */
+
+static int ec_snap_read(struct ec_snap *s, int which)
+{
+	int fd = open(s->src, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	s->len[which] = 0;
+	while ((n = read(fd, s->buf[which] + s->len[which],
+			 EC_SNAP_SIZE - s->len[which])) > 0)
+		s->len[which] += n;
+	close(fd);
+	return n < 0 || s->len[which] == EC_SNAP_SIZE ? -1 : 0;
+}
+
+static void ec_snap_write(const struct ec_snap *s, int which)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.%s", s->dst, which ? "after" : "before");
+	f = fopen(path, "w");
+	if (!f || fwrite(s->buf[which], 1, s->len[which], f) != s->len[which] ||
+	    fclose(f))
+		ec_die(path);
+}
+
+static struct rusage ec_ru[2];
+
+/*
+ * Start (0) or end (1) the interval: the snapshots and getrusage(), and
+ * inside them a line in the --marker file (a tracefs trace_marker).
+ */
+static void ec_mark(const struct ec_opts *o, int which)
+{
+	static const char *const line[] = { "rs-edgecase begin\n", "rs-edgecase end\n" };
+
+	if (which && o->marker >= 0 &&
+	    write(o->marker, line[1], strlen(line[1])) < 0)
+		ec_die("--marker");
+	for (int i = 0; i < o->nsnaps; i++)
+		if (ec_snap_read(&o->snaps[i], which))
+			ec_die(o->snaps[i].src);
+	getrusage(RUSAGE_SELF, &ec_ru[which]);
+	if (!which && o->marker >= 0 &&
+	    write(o->marker, line[0], strlen(line[0])) < 0)
+		ec_die("--marker");
+}
+
+static void ec_report(const struct ec_opts *o)
+{
+	for (int i = 0; i < o->nsnaps; i++) {
+		ec_snap_write(&o->snaps[i], 0);
+		ec_snap_write(&o->snaps[i], 1);
+	}
+	printf("minflt=%ld\nmajflt=%ld\n", ec_ru[1].ru_minflt - ec_ru[0].ru_minflt,
+	       ec_ru[1].ru_majflt - ec_ru[0].ru_majflt);
+}
+
+/* A MAP_SHARED PROT_READ mapping of @o->file, MADV_RANDOM, its pages cold. */
+static const char *ec_map_cold(const struct ec_opts *o, size_t *size)
+{
+	int fd = open(o->file, O_RDONLY);
+	off_t end;
+	void *p;
+
+	if (fd < 0)
+		ec_die(o->file);
+	end = lseek(fd, 0, SEEK_END);
+	if (end < ec_page)
+		ec_die("the file is shorter than a page");
+	*size = end;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	p = mmap(NULL, *size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		ec_die("mmap");
+	madvise(p, *size, MADV_RANDOM);
+	close(fd);
+	return p;
+}
+
+/* --- threads --------------------------------------------------------------- */
+
+struct ec_threads {
+	pthread_barrier_t start, done, leave;
+	const char *map;
+	long stride;
+	atomic_long sum;
+};
+
+struct ec_thread_arg {
+	struct ec_threads *t;
+	long index;
+};
+
+static void *ec_faulter(void *arg)
+{
+	struct ec_thread_arg *a = arg;
+	struct ec_threads *t = a->t;
+
+	pthread_barrier_wait(&t->start);
+	atomic_fetch_add(&t->sum, t->map[a->index * t->stride]);
+	pthread_barrier_wait(&t->done);
+	pthread_barrier_wait(&t->leave);
+	return NULL;
+}
+
+static int ec_threads_run(const struct ec_opts *o)
+{
+	struct ec_threads t = { .sum = 0 };
+	struct ec_thread_arg *args = calloc(o->threads, sizeof(*args));
+	pthread_t *tids = calloc(o->threads, sizeof(*tids));
+	size_t size;
+	pthread_attr_t attr;
+	long n;
+
+	if (!args || !tids)
+		ec_die("calloc");
+	t.map = ec_map_cold(o, &size);
+	if ((size_t)o->threads * ec_page > size) {
+		fprintf(stderr, "rs-edgecase: %s has %zu pages, fewer than --threads %ld\n",
+			o->file, size / ec_page, o->threads);
+		return 1;
+	}
+	t.stride = (size / ec_page / o->threads) * ec_page;
+	pthread_barrier_init(&t.start, NULL, o->threads + 1);
+	pthread_barrier_init(&t.done, NULL, o->threads + 1);
+	pthread_barrier_init(&t.leave, NULL, o->threads + 1);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, EC_STACK_SIZE);
+	for (n = 0; n < o->threads; n++) {
+		args[n] = (struct ec_thread_arg){ &t, n };
+		errno = pthread_create(&tids[n], &attr, ec_faulter, &args[n]);
+		if (errno) {
+			fprintf(stderr, "rs-edgecase: thread %ld of %ld: %s\n", n + 1,
+				o->threads, strerror(errno));
+			exit(1);
+		}
+	}
+	ec_mark(o, 0);
+	pthread_barrier_wait(&t.start);
+	pthread_barrier_wait(&t.done);
+	ec_mark(o, 1);
+	pthread_barrier_wait(&t.leave);
+	for (n = 0; n < o->threads; n++)
+		pthread_join(tids[n], NULL);
+	printf("threads=%ld\n", o->threads);
+	ec_report(o);
+	free(args);
+	free(tids);
+	return 0;
+}
+
+/* --- signal ---------------------------------------------------------------- */
+
+struct ec_signal {
+	pthread_t reader;
+	pthread_barrier_t start;
+	const char *map;
+	long pages;
+	atomic_int done;
+	atomic_long sum;
+};
+
+static void ec_on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Fault in the stack below the caller's frame, where the kernel will
+ * write signal frames: a kernel write to a new stack page is a fault
+ * without FAULT_FLAG_USER, which getrusage() counts and user_faults does
+ * not.
+ */
+static __attribute__((noinline)) long ec_touch_stack(void)
+{
+	volatile char below[32 * 1024];
+
+	memset((char *)below, 1, sizeof(below));
+	return below[0];
+}
+
+static void *ec_reader(void *arg)
+{
+	struct ec_signal *s = arg;
+	long touched = ec_touch_stack();
+
+	pthread_barrier_wait(&s->start);
+	for (long i = 0; i < s->pages; i++)
+		atomic_fetch_add(&s->sum, s->map[i * ec_page]);
+	atomic_store(&s->done, 1);
+	return (void *)touched;
+}
+
+static int ec_signal_run(const struct ec_opts *o)
+{
+	struct ec_signal s = { .pages = o->pages };
+	struct timespec gap = { 0, o->interval_us * 1000 };
+	struct sigaction sa = { .sa_handler = ec_on_usr1 };
+	long sent = 0;
+	size_t size;
+
+	if (sigaction(SIGUSR1, &sa, NULL))
+		ec_die("sigaction");
+	s.map = ec_map_cold(o, &size);
+	if ((size_t)s.pages * ec_page > size)
+		s.pages = size / ec_page;
+	pthread_barrier_init(&s.start, NULL, 2);
+	errno = pthread_create(&s.reader, NULL, ec_reader, &s);
+	if (errno)
+		ec_die("pthread_create");
+	ec_mark(o, 0);
+	pthread_barrier_wait(&s.start);
+	while (!atomic_load(&s.done)) {
+		if (!pthread_kill(s.reader, SIGUSR1))
+			sent++;
+		nanosleep(&gap, NULL);
+	}
+	/* its exit (glibc madvises the stack) inside the interval */
+	pthread_join(s.reader, NULL);
+	ec_mark(o, 1);
+	printf("pages=%ld\nsignals=%ld\n", s.pages, sent);
+	ec_report(o);
+	return 0;
+}
+
+/* --- efault ---------------------------------------------------------------- */
+
+static int ec_efault_run(const struct ec_opts *o)
+{
+	int fd = open(o->file, O_RDONLY);
+	char *hole;
+	ssize_t r;
+
+	if (fd < 0)
+		ec_die(o->file);
+	/* An address with no VMA: mapped, then unmapped. */
+	hole = mmap(NULL, ec_page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (hole == MAP_FAILED || munmap(hole, ec_page))
+		ec_die("mmap");
+	ec_mark(o, 0);
+	r = read(fd, hole, ec_page);
+	if (r >= 0 || errno != EFAULT) {
+		fprintf(stderr, "rs-edgecase: read() into an unmapped page returned %zd (%s), not EFAULT\n",
+			r, r < 0 ? strerror(errno) : "no error");
+		return 1;
+	}
+	for (long i = 0; i < o->loops; i++) {
+		void *p = mmap(NULL, ec_page, PROT_READ,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED || munmap(p, ec_page))
+			ec_die("mmap/munmap loop");
+	}
+	ec_mark(o, 1);
+	close(fd);
+	printf("efault=1\nloops=%ld\n", o->loops);
+	ec_report(o);
+	return 0;
+}
+
+/* --- command line ---------------------------------------------------------- */
+
+static const struct ec_case {
+	const char *name;
+	int (*run)(const struct ec_opts *o);
+	const char *help;
+} ec_cases[] = {
+	{ "threads", ec_threads_run,
+	  "--threads threads alive at once each fault one page of the cold --file" },
+	{ "signal", ec_signal_run,
+	  "one thread reads --pages cold pages of --file, SIGUSR1 every --interval-us" },
+	{ "efault", ec_efault_run,
+	  "read() into an unmapped page (EFAULT), then --loops mmap/munmap" },
+};
+
+static void ec_usage(FILE *f)
+{
+	fprintf(f, "usage: rs-edgecase CASE [options] [--snap SRC=DST]...\n\n"
+		   "The workloads of the module's edge-case tests.  The interval from\n"
+		   "just before to just after the case's work is bracketed by copies of\n"
+		   "each SRC to DST.before and DST.after, and the process's fault counts\n"
+		   "over it (getrusage) are printed as key=value lines.\n\nCases:\n");
+	for (size_t i = 0; i < sizeof(ec_cases) / sizeof(ec_cases[0]); i++)
+		fprintf(f, "  %-8s %s\n", ec_cases[i].name, ec_cases[i].help);
+	fprintf(f, "\nOptions:\n"
+		   "  --file PATH        the file to map (default /mnt/disk/data.bin)\n"
+		   "  --threads N        threads: 1..100000 (default 10000)\n"
+		   "  --pages N          signal: pages to read (default 2000)\n"
+		   "  --interval-us N    signal: between signals, 1..1000000 (default 100)\n"
+		   "  --loops N          efault: mmap/munmap cycles (default 1000)\n"
+		   "  --snap SRC=DST     copy SRC at both ends of the interval (up to %d)\n"
+		   "  --marker PATH      write 'rs-edgecase begin' and '... end' to PATH\n"
+		   "                     just inside the interval (a tracefs trace_marker)\n"
+		   "  -h, --help\n\nExamples:\n"
+		   "  rs-edgecase threads --threads 10000 --snap /proc/vmstat=/tmp/vmstat\n"
+		   "  rs-edgecase signal --interval-us 100\n"
+		   "  rs-edgecase efault --loops 1000 --snap /sys/kernel/debug/retryscope/stats=/tmp/s\n",
+		EC_MAX_SNAPS);
+}
+
+/* A whole number in [min, max], else exit 2 naming the option. */
+static long ec_num(const char *opt, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max) {
+		fprintf(stderr, "rs-edgecase: --%s takes a whole number from %ld to %ld, not '%s'\n",
+			opt, min, max, s);
+		exit(2);
+	}
+	return v;
+}
+
+static void ec_parse(int argc, char **argv, struct ec_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "file", required_argument, NULL, 'f' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "pages", required_argument, NULL, 'p' },
+		{ "interval-us", required_argument, NULL, 'i' },
+		{ "loops", required_argument, NULL, 'l' },
+		{ "snap", required_argument, NULL, 's' },
+		{ "marker", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		const char *name = "";
+		char *eq;
+
+		for (const struct option *l = longopts; l->name; l++)
+			if (l->val == c)
+				name = l->name;
+		switch (c) {
+		case 'f': o->file = optarg; break;
+		case 't': o->threads = ec_num(name, optarg, 1, 100000); break;
+		case 'p': o->pages = ec_num(name, optarg, 1, 1L << 30); break;
+		case 'i': o->interval_us = ec_num(name, optarg, 1, 1000000); break;
+		case 'l': o->loops = ec_num(name, optarg, 0, 1L << 30); break;
+		case 's':
+			eq = strchr(optarg, '=');
+			if (!eq || eq == optarg || !eq[1] || o->nsnaps == EC_MAX_SNAPS) {
+				fprintf(stderr, "rs-edgecase: --snap takes SRC=DST, at most %d times\n",
+					EC_MAX_SNAPS);
+				exit(2);
+			}
+			*eq = '\0';
+			o->snaps[o->nsnaps].src = optarg;
+			o->snaps[o->nsnaps++].dst = eq + 1;
+			break;
+		case 'm':
+			o->marker = open(optarg, O_WRONLY);
+			if (o->marker < 0)
+				ec_die(optarg);
+			break;
+		case 'h': ec_usage(stdout); exit(0);
+		default: ec_usage(stderr); exit(2);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct ec_snap snaps[EC_MAX_SNAPS];
+	struct ec_opts o = { .file = "/mnt/disk/data.bin", .threads = 10000,
+			     .pages = 2000, .interval_us = 100, .loops = 1000,
+			     .snaps = snaps, .marker = -1 };
+	const struct ec_case *ec = NULL;
+
+	ec_page = sysconf(_SC_PAGESIZE);
+	if (argc > 1 && argv[1][0] != '-') {
+		for (size_t i = 0; i < sizeof(ec_cases) / sizeof(ec_cases[0]); i++)
+			if (!strcmp(argv[1], ec_cases[i].name))
+				ec = &ec_cases[i];
+		if (!ec) {
+			fprintf(stderr, "rs-edgecase: no case '%s' (--help lists them)\n", argv[1]);
+			return 2;
+		}
+		argv++;
+		argc--;
+	}
+	ec_parse(argc, argv, &o);
+	if (!ec) {
+		ec_usage(stderr);
+		return 2;
+	}
+	if (optind != argc) {
+		fprintf(stderr, "rs-edgecase: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	/* The snapshot buffers are faulted in and locked before the interval. */
+	if (mlockall(MCL_CURRENT))
+		ec_die("mlockall");
+	return ec->run(&o);
+}
