@@ -1,19 +1,24 @@
 #!/bin/sh
-# tests/vm/counts.sh KO VARIANT: the module's counts where the lab's
+# tests/vm/counts.sh KO VARIANT [CASES]: the module's counts where the lab's
 # scenarios never go (issue 15), each case a workload of rs-edgecase run in
 # one process whose tgid is the module's filter, compared over the same
 # interval with /proc/vmstat and the process's getrusage():
 #   threads  10,000 threads alive at once, each faulting a cold file page
 #   signal   a reader of cold pages hit by SIGUSR1 every 100 us
 #   efault   read() into an unmapped page, then 1,000 mmap/munmap
+#   reset    64 threads in I/O, the counters reset (or the filter widened
+#            to them) in the middle
 # on each backend the kernel has (auto = entry model, fprobe, kprobe).
 # In each, the module's mmap_lock acquisitions equal those of the same
 # interval's mmap_lock trace events (the tracepoints' prototype differs
 # between 6.12 and 7.3).
+# CASES: some of "threads signal efault reset widen" (default: all).
 # Needs rs-edgecase on PATH and the test disk at /mnt/disk.
 set -u
 . "$(dirname "$0")/lib.sh"
-ko=$1 variant=$2
+ko=$1 variant=$2 only=${3:-}
+# want CASE: CASE is in the optional third argument (default: every case)
+want() { [ -z "$only" ] || case " $only " in *" $1 "*) true ;; *) false ;; esac; }
 out=/out/counts-$variant
 mkdir -p "$out"
 # 10,000 threads need more than a 2 GiB guest's default threads-max allows
@@ -35,8 +40,10 @@ run() {
 	echo 1 >"$T/events/mmap_lock/mmap_lock_start_locking/enable"
 	echo 1 >"$T/events/mmap_lock/mmap_lock_acquire_returned/enable"
 	echo 1 >"$T/tracing_on"
+	# the filter from the start: this process (\$\$), or ${FILTER0}
+	f0=${FILTER0:-'tgid $$'}
 	# shellcheck disable=SC2016 # $$ is the inner shell's pid
-	sh -c 'echo $$ >'"$T/set_event_pid"' && echo "tgid $$" >'"$RS_DBG/filter"' && exec rs-edgecase "$@"' \
+	sh -c 'echo $$ >'"$T/set_event_pid"' && echo "'"$f0"'" >'"$RS_DBG/filter"' && exec rs-edgecase "$@"' \
 		rs-edgecase "$@" --marker "$T/trace_marker" \
 		--snap "$RS_DBG/stats=$out/$tag.stats" --snap "/proc/vmstat=$out/$tag.vmstat" \
 		>"$out/$tag.out" 2>"$out/$tag.err"
@@ -98,7 +105,7 @@ same_counts() {
 cases() {
 	be=$1
 	tag=$be.threads
-	if run "$tag" threads --threads 10000; then
+	if want threads && run "$tag" threads --threads 10000; then
 		same_counts
 		same_locks
 		check "$tag: every thread took a major fault ($(ru majflt) of 10000)" [ "$(ru majflt)" = 10000 ]
@@ -107,7 +114,7 @@ cases() {
 	# A retry abandoned for a signal is re-executed as a new fault: on
 	# stock nothing is retried under the VMA lock, so none is "kept".
 	tag=$be.signal
-	if run "$tag" signal --pages 2000 --interval-us 100; then
+	if want signal && run "$tag" signal --pages 2000 --interval-us 100; then
 		same_counts
 		same_locks
 		kept=$(m retry_kept_vma_lock)
@@ -122,7 +129,7 @@ cases() {
 	# A fallback whose lock_mm_and_find_vma() finds no VMA ends there: the
 	# mmap() and munmap() calls after it are not fault-path acquisitions.
 	tag=$be.efault
-	if run "$tag" efault --loops 1000; then
+	if want efault && run "$tag" efault --loops 1000; then
 		same_locks
 		fb=$(m mmap_lock_fallback) fa=$(m fault_mmap_lock_acquire)
 		wa=$(m mmap_lock_write_acquire)
@@ -130,6 +137,36 @@ cases() {
 		check "$tag: fault-path mmap_lock acquisitions ($fa) <= 2 per fallback ($fb), not the loop's $wa write locks" \
 			[ "$fa" -le $((2 * fb)) ]
 	fi
+}
+
+# reset or widen the filter while 64 threads are in I/O: the module's
+# counts since then, against /proc/vmstat read just before (.before) and
+# just after (.mid) the write: faults that ended between the two reads
+# may fall on either side.
+# mid_counts reset|widen: after a reset the module counts from 0, after
+# a filter change from its value before it (.before: nothing of this
+# process was counted then).
+mid_counts() {
+	for c in vma_lock_success vma_lock_abort vma_lock_retry; do
+		if [ "$1" = reset ]; then
+			mm=$(cval "$c" "$out/$tag.stats.after")
+		else
+			mm=$(m "$c")
+		fi
+		full=$(delta "$c" "$out/$tag.vmstat.before" "$out/$tag.vmstat.after")
+		post=$(delta "$c" "$out/$tag.vmstat.mid" "$out/$tag.vmstat.after")
+		check "$tag: module $c since the write ($mm) within /proc/vmstat's ($post .. $full)" \
+			[ "$post" -le "$mm" -a "$mm" -le "$full" ]
+	done
+	check "$tag: state_table_full is 0 ($(cval state_table_full "$out/$tag.stats.after"))" \
+		[ "$(cval state_table_full "$out/$tag.stats.after")" = 0 ]
+}
+
+mid_cases() {
+	tag=$1.reset
+	want reset && run "$tag" reset --threads 64 --at-ms 1500 --write "$RS_DBG/reset=1" && mid_counts reset
+	tag=$1.widen
+	want widen && FILTER0='tgid 1' run "$tag" reset --threads 64 --at-ms 1500 --write "$RS_DBG/filter=tgid %p" && mid_counts widen
 }
 
 for be in auto fprobe kprobe; do
@@ -147,6 +184,7 @@ for be in auto fprobe kprobe; do
 		continue
 	fi
 	cases "$be"
+	mid_cases "$be"
 	check "rmmod retryscope (backend=$be)" rmmod retryscope
 done
 kernel_log_clean "after the count tests"

@@ -37,8 +37,8 @@
 
 struct ec_snap {
 	const char *src, *dst;
-	size_t len[2];
-	char buf[2][EC_SNAP_SIZE];
+	size_t len[3];
+	char buf[3][EC_SNAP_SIZE];	/* before, after, and mid (reset) */
 };
 
 struct ec_opts {
@@ -47,6 +47,9 @@ struct ec_opts {
 	long pages;		/* signal: pages read */
 	long interval_us;	/* signal: between two signals */
 	long loops;		/* efault: mmap/munmap cycles */
+	long at_ms;		/* reset: when to --write */
+	const char *write_path;	/* reset: the file to write (debugfs reset, filter) */
+	const char *write_value;/* ... what to write, %p the process's pid */
 	int nsnaps;
 	struct ec_snap *snaps;
 	int marker;		/* --marker fd, or -1 */
@@ -82,7 +85,9 @@ static void ec_snap_write(const struct ec_snap *s, int which)
 	char path[PATH_MAX];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s.%s", s->dst, which ? "after" : "before");
+	static const char *const name[] = { "before", "after", "mid" };
+
+	snprintf(path, sizeof(path), "%s.%s", s->dst, name[which]);
 	f = fopen(path, "w");
 	if (!f || fwrite(s->buf[which], 1, s->len[which], f) != s->len[which] ||
 	    fclose(f))
@@ -116,6 +121,8 @@ static void ec_report(const struct ec_opts *o)
 	for (int i = 0; i < o->nsnaps; i++) {
 		ec_snap_write(&o->snaps[i], 0);
 		ec_snap_write(&o->snaps[i], 1);
+		if (o->snaps[i].len[2])
+			ec_snap_write(&o->snaps[i], 2);
 	}
 	printf("minflt=%ld\nmajflt=%ld\n", ec_ru[1].ru_minflt - ec_ru[0].ru_minflt,
 	       ec_ru[1].ru_majflt - ec_ru[0].ru_majflt);
@@ -146,7 +153,7 @@ static const char *ec_map_cold(const struct ec_opts *o, size_t *size)
 /* --- threads --------------------------------------------------------------- */
 
 struct ec_threads {
-	pthread_barrier_t start, done, leave;
+	pthread_barrier_t ready, start, done, leave;
 	const char *map;
 	long stride;
 	atomic_long sum;
@@ -162,6 +169,8 @@ static void *ec_faulter(void *arg)
 	struct ec_thread_arg *a = arg;
 	struct ec_threads *t = a->t;
 
+	/* started (its stack faulted in) before the interval */
+	pthread_barrier_wait(&t->ready);
 	pthread_barrier_wait(&t->start);
 	atomic_fetch_add(&t->sum, t->map[a->index * t->stride]);
 	pthread_barrier_wait(&t->done);
@@ -187,6 +196,7 @@ static int ec_threads_run(const struct ec_opts *o)
 		return 1;
 	}
 	t.stride = (size / ec_page / o->threads) * ec_page;
+	pthread_barrier_init(&t.ready, NULL, o->threads + 1);
 	pthread_barrier_init(&t.start, NULL, o->threads + 1);
 	pthread_barrier_init(&t.done, NULL, o->threads + 1);
 	pthread_barrier_init(&t.leave, NULL, o->threads + 1);
@@ -201,6 +211,7 @@ static int ec_threads_run(const struct ec_opts *o)
 			exit(1);
 		}
 	}
+	pthread_barrier_wait(&t.ready);
 	ec_mark(o, 0);
 	pthread_barrier_wait(&t.start);
 	pthread_barrier_wait(&t.done);
@@ -219,7 +230,7 @@ static int ec_threads_run(const struct ec_opts *o)
 
 struct ec_signal {
 	pthread_t reader;
-	pthread_barrier_t start;
+	pthread_barrier_t ready, start;
 	const char *map;
 	long pages;
 	atomic_int done;
@@ -250,6 +261,8 @@ static void *ec_reader(void *arg)
 	struct ec_signal *s = arg;
 	long touched = ec_touch_stack();
 
+	/* its stack faults done before the interval starts */
+	pthread_barrier_wait(&s->ready);
 	pthread_barrier_wait(&s->start);
 	for (long i = 0; i < s->pages; i++)
 		atomic_fetch_add(&s->sum, s->map[i * ec_page]);
@@ -270,10 +283,12 @@ static int ec_signal_run(const struct ec_opts *o)
 	s.map = ec_map_cold(o, &size);
 	if ((size_t)s.pages * ec_page > size)
 		s.pages = size / ec_page;
+	pthread_barrier_init(&s.ready, NULL, 2);
 	pthread_barrier_init(&s.start, NULL, 2);
 	errno = pthread_create(&s.reader, NULL, ec_reader, &s);
 	if (errno)
 		ec_die("pthread_create");
+	pthread_barrier_wait(&s.ready);
 	ec_mark(o, 0);
 	pthread_barrier_wait(&s.start);
 	while (!atomic_load(&s.done)) {
@@ -325,6 +340,88 @@ static int ec_efault_run(const struct ec_opts *o)
 	return 0;
 }
 
+/* --- reset ---------------------------------------------------------------- */
+
+struct ec_reset {
+	const char *map;
+	long pages_each;
+	atomic_int stop;
+	atomic_long sum;
+};
+
+struct ec_reset_arg {
+	struct ec_reset *r;
+	long first;
+};
+
+/* Fault the thread's slice page by page, again and again, until stopped. */
+static void *ec_reset_reader(void *arg)
+{
+	struct ec_reset_arg *a = arg;
+	struct ec_reset *r = a->r;
+
+	for (long i = 0; !atomic_load(&r->stop); i = (i + 1) % r->pages_each)
+		atomic_fetch_add(&r->sum, r->map[(a->first + i) * ec_page]);
+	return NULL;
+}
+
+/* Write --write's value (%p: this process's pid) to its file, or die. */
+static void ec_write_now(const struct ec_opts *o)
+{
+	char val[64];
+	int fd, n = 0;
+
+	for (const char *c = o->write_value; *c && n < (int)sizeof(val) - 12; c++) {
+		if (c[0] == '%' && c[1] == 'p') {
+			n += snprintf(val + n, sizeof(val) - n, "%d", (int)getpid());
+			c++;
+		} else {
+			val[n++] = *c;
+		}
+	}
+	val[n] = '\0';
+	fd = open(o->write_path, O_WRONLY);
+	if (fd < 0 || write(fd, val, n) != n || close(fd))
+		ec_die(o->write_path);
+}
+
+static int ec_reset_run(const struct ec_opts *o)
+{
+	struct ec_reset r = { .stop = 0 };
+	struct ec_reset_arg *args = calloc(o->threads, sizeof(*args));
+	pthread_t *tids = calloc(o->threads, sizeof(*tids));
+	struct timespec at = { o->at_ms / 1000, o->at_ms % 1000 * 1000000 };
+	size_t size;
+
+	if (!args || !tids || !o->write_path)
+		ec_die(o->write_path ? "calloc" : "reset needs --write PATH=VALUE");
+	r.map = ec_map_cold(o, &size);
+	r.pages_each = size / ec_page / o->threads;
+	if (r.pages_each < 1)
+		ec_die("the file has fewer pages than --threads");
+	for (long n = 0; n < o->threads; n++) {
+		args[n] = (struct ec_reset_arg){ &r, n * r.pages_each };
+		errno = pthread_create(&tids[n], NULL, ec_reset_reader, &args[n]);
+		if (errno)
+			ec_die("pthread_create");
+	}
+	nanosleep(&at, NULL);
+	ec_mark(o, 0);
+	ec_write_now(o);
+	ec_mark(o, 2);
+	nanosleep(&at, NULL);
+	/* no new fault after this; the ones in flight finish */
+	atomic_store(&r.stop, 1);
+	for (long n = 0; n < o->threads; n++)
+		pthread_join(tids[n], NULL);
+	ec_mark(o, 1);
+	printf("threads=%ld\n", o->threads);
+	ec_report(o);
+	free(args);
+	free(tids);
+	return 0;
+}
+
 /* --- command line ---------------------------------------------------------- */
 
 static const struct ec_case {
@@ -338,6 +435,8 @@ static const struct ec_case {
 	  "one thread reads --pages cold pages of --file, SIGUSR1 every --interval-us" },
 	{ "efault", ec_efault_run,
 	  "read() into an unmapped page (EFAULT), then --loops mmap/munmap" },
+	{ "reset", ec_reset_run,
+	  "--threads fault the cold --file; --write after --at-ms (.mid snapshots)" },
 };
 
 static void ec_usage(FILE *f)
@@ -355,13 +454,18 @@ static void ec_usage(FILE *f)
 		   "  --pages N          signal: pages to read (default 2000)\n"
 		   "  --interval-us N    signal: between signals, 1..1000000 (default 100)\n"
 		   "  --loops N          efault: mmap/munmap cycles (default 1000)\n"
+		   "  --write PATH=VALUE reset: write VALUE to PATH (%%p: the pid), between\n"
+		   "                     the .before and .mid snapshots\n"
+		   "  --at-ms N          reset: after N ms of faulting, then as long\n"
+		   "                     again before stopping (default 1000)\n"
 		   "  --snap SRC=DST     copy SRC at both ends of the interval (up to %d)\n"
 		   "  --marker PATH      write 'rs-edgecase begin' and '... end' to PATH\n"
 		   "                     just inside the interval (a tracefs trace_marker)\n"
 		   "  -h, --help\n\nExamples:\n"
 		   "  rs-edgecase threads --threads 10000 --snap /proc/vmstat=/tmp/vmstat\n"
 		   "  rs-edgecase signal --interval-us 100\n"
-		   "  rs-edgecase efault --loops 1000 --snap /sys/kernel/debug/retryscope/stats=/tmp/s\n",
+		   "  rs-edgecase efault --loops 1000 --snap /sys/kernel/debug/retryscope/stats=/tmp/s\n"
+		   "  rs-edgecase reset --threads 64 --write /sys/kernel/debug/retryscope/reset=1\n",
 		EC_MAX_SNAPS);
 }
 
@@ -391,6 +495,8 @@ static void ec_parse(int argc, char **argv, struct ec_opts *o)
 		{ "loops", required_argument, NULL, 'l' },
 		{ "snap", required_argument, NULL, 's' },
 		{ "marker", required_argument, NULL, 'm' },
+		{ "write", required_argument, NULL, 'w' },
+		{ "at-ms", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -420,6 +526,17 @@ static void ec_parse(int argc, char **argv, struct ec_opts *o)
 			o->snaps[o->nsnaps].src = optarg;
 			o->snaps[o->nsnaps++].dst = eq + 1;
 			break;
+		case 'a': o->at_ms = ec_num(name, optarg, 1, 600000); break;
+		case 'w':
+			eq = strchr(optarg, '=');
+			if (!eq || eq == optarg) {
+				fprintf(stderr, "rs-edgecase: --write takes PATH=VALUE\n");
+				exit(2);
+			}
+			*eq = '\0';
+			o->write_path = optarg;
+			o->write_value = eq + 1;
+			break;
 		case 'm':
 			o->marker = open(optarg, O_WRONLY);
 			if (o->marker < 0)
@@ -436,7 +553,7 @@ int main(int argc, char **argv)
 	static struct ec_snap snaps[EC_MAX_SNAPS];
 	struct ec_opts o = { .file = "/mnt/disk/data.bin", .threads = 10000,
 			     .pages = 2000, .interval_us = 100, .loops = 1000,
-			     .snaps = snaps, .marker = -1 };
+			     .snaps = snaps, .marker = -1, .at_ms = 1000 };
 	const struct ec_case *ec = NULL;
 
 	ec_page = sysconf(_SC_PAGESIZE);
