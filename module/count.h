@@ -39,5 +39,9 @@ static __always_inline void rs_count_fallback(enum rs_cause cause)
 }
 
 void rs_count_retry_kept(const struct rs_task_state *ts, unsigned long address);
+void rs_count_abandoned(struct rs_task_state *ts);
+void rs_count_unfinished(struct rs_task_state *ts);
+/* signal_deliver, on the task that gets the signal */
+void rs_signal_delivered(void);
 
 #endif /* RETRYSCOPE_COUNT_H */

@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "debugfs.h"
@@ -26,21 +27,30 @@ static struct dentry *rs_dir;
 
 static int rs_stats_show(struct seq_file *m, void *v)
 {
+	u64 *sums = kmalloc_array(RS_NR_COUNTERS, sizeof(*sums), GFP_KERNEL);
 	unsigned int i;
 
+	if (!sums)
+		return -ENOMEM;
+	rs_stats_read(sums);
 	for (i = 0; i < RS_NR_COUNTERS; i++)
-		seq_printf(m, "%s %llu\n", rs_counter_names[i], rs_stats_sum(i));
+		seq_printf(m, "%s %llu\n", rs_counter_names[i], sums[i]);
+	kfree(sums);
 	seq_printf(m, "attempts_max %llu\n", rs_stats_attempts_max());
 	seq_printf(m, "probe_nmissed %llu\n", rs_probes_nmissed());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rs_stats);
 
-/* Zero every counter and forget every task's state. */
+/*
+ * Zero every counter.  Faults in flight are followed on and counted by the
+ * kernel's rule from here (a retry as a retry, nothing of their start
+ * taken back): see rs_epoch in task_state.h.
+ */
 static void rs_reset(void)
 {
+	rs_state_new_epoch();
 	rs_stats_reset();
-	rs_state_clear_all();
 }
 
 /* Copy a short user write into @buf, without the trailing newline. */

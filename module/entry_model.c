@@ -41,7 +41,6 @@
  */
 #include <linux/mm.h>
 #include <linux/ptrace.h>
-#include <linux/sched/signal.h>
 
 #include "count.h"
 #include "entry_model.h"
@@ -53,11 +52,8 @@
 /* A new fault begins; a retry left pending by the last one was abandoned. */
 static void rs_em_new_fault(struct rs_task_state *ts)
 {
-	if (rs_state_is_retry(ts)) {
-		rs_inc(RS_faults_abandoned);
-		if (ts->flags & RS_TF_MAJOR)
-			rs_dec(RS_major_faults);
-	}
+	if (rs_state_is_retry(ts))
+		rs_count_abandoned(ts);
 	ts->flags = 0;
 	ts->attempt = 0;
 }
@@ -73,12 +69,16 @@ static void rs_em_retried(struct rs_task_state *ts, enum rs_state state,
 {
 	enum rs_cause cause = rs_retry_cause(state);
 
-	if (ts->flags & RS_TF_VMA) {
+	/* What the attempt's start counted, if in this epoch (rs_epoch). */
+	if ((ts->flags & (RS_TF_VMA | RS_TF_COUNTED)) ==
+	    (RS_TF_VMA | RS_TF_COUNTED))
 		rs_dec(RS_vma_lock_success);
-		rs_inc(RS_vma_lock_retry);
-	}
-	if (ts->flags & RS_TF_USER)
+	if ((ts->flags & (RS_TF_USER | RS_TF_COUNTED)) ==
+	    (RS_TF_USER | RS_TF_COUNTED))
 		rs_dec(rs_attempt_bucket(ts->attempt));
+	if (ts->flags & RS_TF_VMA)
+		rs_inc(RS_vma_lock_retry);
+	ts->flags &= ~RS_TF_COUNTED;
 	rs_count_retry(cause);
 	ts->state = state;
 	if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
@@ -99,21 +99,30 @@ static unsigned int rs_em_known_flags(const struct rs_task_state *ts)
  * what the general path below does when the slot holds no pending retry
  * or mmap_lock path of this task and the attempt is not FAULT_FLAG_TRIED.
  * (A slot left in RS_ST_IN_FAULT by the last fault is the usual case: that
- * fault finished.)
+ * fault finished.)  True when done, also for a task the slot table has no
+ * room for, whose faults are not counted.
  */
 static __always_inline bool rs_em_first_attempt(unsigned long address,
 						unsigned int flags)
 {
-	u32 pid = current->pid;
-	struct rs_slot *slot = rs_slot_of(pid);
-	u64 v = READ_ONCE(slot->word);
-	unsigned int tf = 0;
+	struct rs_slot *slot = rs_slot_current();
+	unsigned int tf = RS_TF_COUNTED, state;
+	u64 v;
 
+	if (unlikely(!slot))
+		return true;	/* no room: counted in state_table_full */
 	if (flags & FAULT_FLAG_TRIED)
 		return false;
-	if ((u32)(v >> 32) == pid &&
-	    (rs_retry_state(rs_word_state(v)) ||
-	     rs_word_state(v) == RS_ST_MMAP_LOCKED))
+	v = READ_ONCE(slot->word);
+	state = rs_word_state(v);
+	/*
+	 * A pending retry or fallback, a major fault to check, or an attempt
+	 * on this page that did not finish (a retry no I/O probe saw).
+	 */
+	if (rs_retry_state(state) || rs_mmap_state(state) ||
+	    (v >> RS_FLAGS_SHIFT) & RS_TF_MAJOR ||
+	    (v >> RS_PAGE_SHIFT == rs_tag(address) &&
+	     READ_ONCE(slot->flt) == rs_task_flt()))
 		return false;
 	if (flags & FAULT_FLAG_USER) {
 		rs_inc(RS_user_faults);
@@ -125,9 +134,10 @@ static __always_inline bool rs_em_first_attempt(unsigned long address,
 		rs_inc(RS_vma_lock_success);
 		tf |= RS_TF_VMA;
 	}
-	rs_slot_write(slot, pid, v,
-		      rs_word(pid, RS_ST_IN_FAULT, tf, 1, rs_tag(address)));
+	WRITE_ONCE(slot->word,
+		   rs_word(RS_ST_IN_FAULT, tf, 1, rs_tag(address)));
 	WRITE_ONCE(slot->flt, rs_task_flt());
+	WRITE_ONCE(slot->epoch, READ_ONCE(rs_epoch));
 	return true;
 }
 
@@ -139,10 +149,12 @@ static noinline void rs_em_handle_mm_fault_slow(unsigned long address,
 	unsigned int n;
 	bool same;
 
-	rs_state_get(&ts, address);
+	if (!rs_state_get(&ts, address))
+		return;
 	same = rs_state_same_fault(&ts, address) &&
-	       (rs_state_is_retry(&ts) || ts.state == RS_ST_MMAP_LOCKED ||
-		(flags & FAULT_FLAG_TRIED));
+	       (rs_state_is_retry(&ts) || rs_mmap_state(ts.state) ||
+		(flags & FAULT_FLAG_TRIED) ||
+		(ts.state == RS_ST_IN_FAULT && rs_flt_unchanged(&ts)));
 	if (same && ts.state == RS_ST_IN_FAULT)
 		rs_em_retried(&ts, RS_ST_RETRY_OTHER, address,
 			      rs_em_known_flags(&ts),
@@ -153,6 +165,7 @@ static noinline void rs_em_handle_mm_fault_slow(unsigned long address,
 		if ((flags & RS_FAULT_FLAG_VMA_LOCK) && rs_state_is_retry(&ts))
 			rs_count_retry_kept(&ts, address);
 	} else {
+		rs_count_unfinished(&ts);
 		rs_em_new_fault(&ts);
 		n = 1;
 		if (flags & FAULT_FLAG_USER)
@@ -169,12 +182,12 @@ static noinline void rs_em_handle_mm_fault_slow(unsigned long address,
 		rs_inc(RS_major_faults);
 		ts.flags |= RS_TF_MAJOR;
 	}
-	ts.flags = (ts.flags & RS_TF_MAJOR) |
+	ts.flags = (ts.flags & RS_TF_MAJOR) | RS_TF_COUNTED |
 		   (flags & RS_FAULT_FLAG_VMA_LOCK ? RS_TF_VMA : 0) |
 		   (flags & FAULT_FLAG_USER ? RS_TF_USER : 0);
 	ts.state = RS_ST_IN_FAULT;
 	ts.attempt = n;
-	ts.tag = address >> PAGE_SHIFT;
+	ts.tag = rs_tag(address);
 	rs_state_set(&ts);
 	rs_flt_mark(&ts);
 }
@@ -192,7 +205,8 @@ void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
 	enum rs_cause cause;
 	bool pending;
 
-	rs_state_get(&ts, address);
+	if (!rs_state_get(&ts, address))
+		return;
 	pending = rs_state_same_fault(&ts, address);
 	if (pending && rs_state_is_retry(&ts) &&
 	    !(ts.flags & RS_TF_RETRY_VMA)) {
@@ -221,7 +235,7 @@ void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
 	trace_retryscope_mmap_fallback(address, cause, ts.attempt);
 	ts.state = RS_ST_MMAP_LOCKED;
 	ts.flags &= RS_TF_MAJOR;
-	ts.tag = address >> PAGE_SHIFT;
+	ts.tag = rs_tag(address);
 	rs_state_set(&ts);
 }
 
@@ -230,33 +244,33 @@ void rs_em_io_return(unsigned long address, unsigned int vmf_flags,
 {
 	struct rs_task_state ts;
 
-	rs_state_get(&ts, address);
-	if (!ts.mine)
+	if (!rs_state_get(&ts, address))
 		return;
 	if (ret & rs_fault_bits(VM_FAULT_RETRY)) {
-		if (ts.state == RS_ST_IN_FAULT &&
-		    rs_state_same_page(&ts, address))
-			rs_em_retried(&ts, retry_state, address, vmf_flags, ret);
-		else
-			ts.state = retry_state;
+		/*
+		 * An attempt whose start this model did not see: a user
+		 * fault of a task that was outside the filter then (its
+		 * retry counts, nothing of its start is taken back), or
+		 * no fault at all (MADV_COLLAPSE swapping pages in calls
+		 * do_swap_page() itself: not counted, no state left).
+		 */
+		if (ts.state != RS_ST_IN_FAULT ||
+		    !rs_state_same_page(&ts, address)) {
+			if (!(vmf_flags & FAULT_FLAG_USER))
+				return;
+			ts.flags = (vmf_flags & RS_FAULT_FLAG_VMA_LOCK ?
+				    RS_TF_VMA : 0) |
+				   (vmf_flags & FAULT_FLAG_USER ? RS_TF_USER : 0);
+			ts.attempt = 1;
+			ts.tag = rs_tag(address);
+		}
+		rs_em_retried(&ts, retry_state, address, vmf_flags, ret);
 		if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
 			ts.flags |= RS_TF_RETRY_VMA;
-		/*
-		 * fault_signal_pending(): with a signal pending (any, for a
-		 * user fault) the arch handler returns instead of retrying,
-		 * and the task faults on the page again after the signal,
-		 * through lock_vma_under_rcu().  Without this, an abort of
-		 * that new fault would count as this retry's fallback.  (A
-		 * signal that arrives after this return is not seen.)
-		 */
-		if (fatal_signal_pending(current) ||
-		    ((vmf_flags & FAULT_FLAG_USER) && signal_pending(current))) {
-			rs_em_new_fault(&ts);
-			ts.state = RS_ST_ABANDONED;
-		}
+		/* A retry dropped for a signal: rs_signal_delivered(). */
 		rs_state_set(&ts);
 	} else if ((ret & rs_fault_bits(VM_FAULT_MAJOR)) &&
-		   !(ret & rs_fault_bits(VM_FAULT_ERROR)) &&
+		   !(ret & rs_fault_bits(VM_FAULT_ERROR)) && ts.mine &&
 		   ts.state == RS_ST_IN_FAULT && !(ts.flags & RS_TF_MAJOR)) {
 		rs_inc(RS_major_faults);
 		ts.flags |= RS_TF_MAJOR;

@@ -11,22 +11,31 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 
+/* A comm prefix filter, never changed while a handler can read it. */
+struct rs_comm_filter {
+	unsigned int len;
+	char comm[TASK_COMM_LEN];
+};
+
 extern s32 rs_filter_tgid;
-extern unsigned int rs_filter_comm_len;
-bool rs_filter_comm_match(unsigned int len);
+extern struct rs_comm_filter *rs_filter_comm;
+bool rs_filter_comm_match(const struct rs_comm_filter *f);
 
 /*
- * Handlers read the filter without a lock: a change made while a fault is
- * being counted may count that one fault under the old filter.
+ * Handlers read the filter without a lock: one change made while a fault
+ * is being counted may count that one fault under the old filter (a tgid
+ * and a comm filter can both be seen for an instant: the stricter).  What
+ * a change means for faults in flight: rs_epoch in task_state.h.
  */
 static __always_inline bool rs_filter_match(void)
 {
 	s32 tgid = READ_ONCE(rs_filter_tgid);
-	unsigned int len = READ_ONCE(rs_filter_comm_len);
+	/* pairs with rs_filter_set(): the prefix as it was published */
+	const struct rs_comm_filter *f = smp_load_acquire(&rs_filter_comm);
 
 	if (tgid && current->tgid != tgid)
 		return false;
-	return !len || rs_filter_comm_match(len);
+	return !f || rs_filter_comm_match(f);
 }
 
 int rs_filter_set_tgid(s32 tgid);

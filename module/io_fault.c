@@ -19,6 +19,7 @@
 #include "features.h"
 #include "filter.h"
 #include "io_fault.h"
+#include "return_model.h"
 #include "stats.h"
 #include "task_state.h"
 
@@ -50,20 +51,27 @@ static const struct rs_vmf_counters rs_swap_counters = {
 	.error = RS_swap_fault_error,
 };
 
-static __always_inline void rs_vmf_entry_count(struct vm_fault *vmf,
-					       struct rs_vmf_data *d,
-					       const struct rs_vmf_counters *c)
+/*
+ * The filter is applied at the return, not at the entry: a task the filter
+ * takes in while it sleeps in I/O must have that I/O's return seen (else
+ * its fallback reads as an abort).  So the entry only notes the call.
+ */
+static __always_inline void rs_vmf_entry_note(struct vm_fault *vmf,
+					      struct rs_vmf_data *d)
 {
-	unsigned int flags = READ_ONCE(vmf->flags);
-
 	d->address = vmf->address;
-	d->flags = flags;
+	d->flags = READ_ONCE(vmf->flags);
+}
+
+static __always_inline void rs_vmf_call_count(const struct rs_vmf_data *d,
+					      const struct rs_vmf_counters *c)
+{
 	rs_inc(c->calls);
-	if (flags & RS_FAULT_FLAG_VMA_LOCK)
+	if (d->flags & RS_FAULT_FLAG_VMA_LOCK)
 		rs_inc(c->vma_locked);
-	if (flags & FAULT_FLAG_TRIED)
+	if (d->flags & FAULT_FLAG_TRIED)
 		rs_inc(c->tried);
-	if (flags & FAULT_FLAG_RETRY_NOWAIT)
+	if (d->flags & FAULT_FLAG_RETRY_NOWAIT)
 		rs_inc(c->nowait);
 }
 
@@ -72,19 +80,12 @@ static __always_inline void rs_vmf_ret_count(unsigned int ret,
 					     const struct rs_vmf_counters *c,
 					     enum rs_state state)
 {
-	struct rs_task_state ts;
-
 	if (ret & rs_fault_bits(VM_FAULT_RETRY)) {
 		rs_inc(c->retry);
 		if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
 			rs_inc(c->retry_vma);
-		if (!rs_entry_model) {
-			rs_state_get(&ts, d->address);
-			if (ts.mine) {
-				ts.state = state;
-				rs_state_set(&ts);
-			}
-		}
+		if (!rs_entry_model)
+			rs_rm_io_retry(d->address, d->flags, ret, state);
 	}
 	if (rs_entry_model)
 		rs_em_io_return(d->address, d->flags, ret, state);
@@ -100,12 +101,8 @@ int rs_filemap_fault_enter(void *data, unsigned long arg0, unsigned long unused1
 	struct vm_fault *vmf = (struct vm_fault *)arg0;
 	struct rs_vmf_data *d = data;
 
-	if (!rs_filter_match())
-		return 1;
-	rs_vmf_entry_count(vmf, d, &rs_filemap_counters);
+	rs_vmf_entry_note(vmf, d);
 	d->random = vmf->vma->vm_flags & VM_RAND_READ;
-	if (d->random)
-		rs_inc(RS_filemap_fault_random);
 	return 0;
 }
 
@@ -113,6 +110,11 @@ void rs_filemap_fault_exit(void *data, unsigned long retval)
 {
 	struct rs_vmf_data *d = data;
 
+	if (!rs_filter_match())
+		return;
+	rs_vmf_call_count(d, &rs_filemap_counters);
+	if (d->random)
+		rs_inc(RS_filemap_fault_random);
 	rs_vmf_ret_count(retval, d, &rs_filemap_counters, RS_ST_RETRY_FILE_IO);
 	if (d->random && (retval & rs_fault_bits(VM_FAULT_RETRY)))
 		rs_inc(RS_filemap_fault_retry_random);
@@ -121,14 +123,15 @@ void rs_filemap_fault_exit(void *data, unsigned long retval)
 int rs_do_swap_page_enter(void *data, unsigned long arg0, unsigned long unused1,
 			  unsigned long unused2)
 {
-	if (!rs_filter_match())
-		return 1;
-	rs_vmf_entry_count((struct vm_fault *)arg0, data, &rs_swap_counters);
+	rs_vmf_entry_note((struct vm_fault *)arg0, data);
 	return 0;
 }
 
 void rs_do_swap_page_exit(void *data, unsigned long retval)
 {
+	if (!rs_filter_match())
+		return;
+	rs_vmf_call_count(data, &rs_swap_counters);
 	rs_vmf_ret_count(retval, data, &rs_swap_counters, RS_ST_RETRY_SWAP_IO);
 }
 
@@ -142,13 +145,7 @@ void rs_do_swap_page_exit(void *data, unsigned long retval)
 int rs_shmem_fault_enter(void *data, unsigned long arg0, unsigned long unused1,
 			 unsigned long unused2)
 {
-	struct vm_fault *vmf = (struct vm_fault *)arg0;
-	struct rs_vmf_data *d = data;
-
-	if (!rs_filter_match())
-		return 1;
-	d->address = vmf->address;
-	d->flags = READ_ONCE(vmf->flags);
+	rs_vmf_entry_note((struct vm_fault *)arg0, data);
 	return 0;
 }
 
@@ -156,5 +153,7 @@ void rs_shmem_fault_exit(void *data, unsigned long retval)
 {
 	struct rs_vmf_data *d = data;
 
+	if (!rs_filter_match())
+		return;
 	rs_em_io_return(d->address, d->flags, retval, RS_ST_RETRY_OTHER);
 }

@@ -4,8 +4,8 @@
  * filemap_fault(), do_swap_page() and shmem_fault().  Each handler is
  * written once, on plain arguments; probes.c calls it from the backend's
  * entry and exit handlers, with @data the per-call data of struct
- * rs_vmf_data.  An enter handler returns non-zero for a task the filter
- * leaves out: the backend then skips the exit and counts no hit.
+ * rs_vmf_data.  Their enter handlers always return 0: the filter is
+ * applied at the exit (a task taken in while it sleeps in I/O).
  */
 #ifndef RETRYSCOPE_IO_FAULT_H
 #define RETRYSCOPE_IO_FAULT_H

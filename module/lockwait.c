@@ -8,10 +8,10 @@
  * trylock or an interrupted killable lock.  Per task and in that order, the
  * wait of one acquisition is acquire_returned - start_locking; an
  * acquire_returned with no pending start (kernels whose trylock emits no
- * start) counts as a trylock.  A lock taken while the task is in the arch
- * handler's mmap_lock path (state RS_ST_MMAP_LOCKED, set by the
- * lock_mm_and_find_vma probe) is a fault-path acquisition and is also
- * counted by the task's scheduling class.
+ * start) counts as a trylock.  A lock taken inside lock_mm_and_find_vma()
+ * (state RS_ST_MMAP_LOCKED, from its entry to its return: the read lock,
+ * and the write lock of a stack expansion) is a fault-path acquisition and
+ * is also counted by the task's scheduling class.
  */
 #include <linux/mm_types.h>
 #include <linux/sched.h>
@@ -24,11 +24,15 @@
 #include "stats.h"
 #include "task_state.h"
 
-void rs_lockwait_start_locking(void *data, struct mm_struct *mm, bool write)
+void rs_lockwait_start(struct mm_struct *mm)
 {
+	struct rs_slot *slot;
+
 	if (mm != current->mm || !rs_filter_match())
 		return;
-	rs_lock_start_set(ktime_get_mono_fast_ns());
+	slot = rs_slot_current();
+	if (slot)
+		WRITE_ONCE(slot->lock_start, ktime_get_mono_fast_ns());
 }
 
 static enum rs_wait_bucket rs_wait_bucket(u64 ns)
@@ -64,8 +68,7 @@ static void rs_count_fault_path(u64 wait)
 	rs_add(c->wait_ns, wait);
 }
 
-void rs_lockwait_acquire_returned(void *data, struct mm_struct *mm,
-				  bool write, bool success)
+void rs_lockwait_returned(struct mm_struct *mm, bool write, bool success)
 {
 	const struct rs_lock_counters *c = write ? &rs_lock_counters_write :
 						   &rs_lock_counters_read;
@@ -74,7 +77,10 @@ void rs_lockwait_acquire_returned(void *data, struct mm_struct *mm,
 
 	if (mm != current->mm || !rs_filter_match())
 		return;
-	start = rs_lock_start_take();
+	if (!rs_state_get(&ts, 0))
+		return;
+	start = READ_ONCE(ts.slot->lock_start);
+	WRITE_ONCE(ts.slot->lock_start, 0);
 	if (!success) {
 		rs_inc(c->failed);
 		return;
@@ -87,7 +93,6 @@ void rs_lockwait_acquire_returned(void *data, struct mm_struct *mm,
 	} else {
 		rs_inc(c->trylock);
 	}
-	rs_state_get(&ts, 0);
 	if (ts.mine && ts.state == RS_ST_MMAP_LOCKED)
 		rs_count_fault_path(wait);
 }

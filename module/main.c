@@ -21,9 +21,11 @@
  *                   shmem_fault, lock_mm_and_find_vma); their counters
  *                   then stay 0.  mmap_lock: both mmap_lock tracepoints
  *                   (the *mmap_lock*_wait_ns and acquire counters)
- *   maxactive=N     kretprobe instances per probe (default 64 per CPU):
- *                   filemap_fault and do_swap_page sleep on I/O, so every
- *                   sleeping thread holds one; misses show as nmissed.
+ *   maxactive=N     kretprobe instances per probe (default 64 per CPU,
+ *                   at most 65536): filemap_fault and do_swap_page sleep
+ *                   on I/O, so every sleeping thread holds one; misses
+ *                   show as nmissed.  A process with thousands of threads
+ *                   in I/O at once needs as many.
  *                   fprobes keep their state on the task's function-graph
  *                   stack and have no such limit
  *
@@ -44,7 +46,7 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-#define RS_MAXACTIVE_LIMIT 8192
+#define RS_MAXACTIVE_LIMIT 65536
 
 static int tgid;
 module_param(tgid, int, 0444);

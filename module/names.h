@@ -112,7 +112,7 @@
 	RS_COUNTER(fault_mmap_lock_acquire_high)			\
 	RS_COUNTER(fault_mmap_lock_acquire_normal)			\
 	RS_COUNTER(fault_mmap_lock_acquire_low)				\
-	RS_COUNTER(state_collisions))
+	RS_COUNTER(state_table_full))
 
 /*
  * Not per-CPU sums: debugfs "stats" prints them after the counters.

@@ -9,11 +9,14 @@
  *   filemap_fault         return probe                 return probe
  *   do_swap_page          return probe                 return probe
  *   shmem_fault           return probe                 -
- *   lock_mm_and_find_vma  entry hook                   entry probe
+ *   lock_mm_and_find_vma  return probe                 return probe
  *
  * An entry hook is an ftrace_ops callback (a kprobe where ftrace cannot
- * take the symbol); a return or entry probe is an fprobe (a kretprobe or
- * kprobe where fprobe cannot).  Every wrapper below reads the arguments
+ * take the symbol); a return probe is an fprobe (a kretprobe where fprobe
+ * cannot).  lock_mm_and_find_vma() runs only on the mmap_lock fallback:
+ * its return probe, which tells whether the arch handler went on to
+ * handle_mm_fault() or gave up (no VMA, a fatal signal), costs nothing
+ * on the common path.  Every wrapper below reads the arguments
  * from its mechanism's registers and calls the model's handler, written
  * once on plain arguments (entry_model.c, return_model.c, io_fault.c);
  * a direct call, no indirect call on the fault path.
@@ -37,6 +40,7 @@
 #include "io_fault.h"
 #include "probes.h"
 #include "return_model.h"
+#include "task_state.h"
 
 enum rs_probe_id {
 	RS_P_LOCK_VMA,
@@ -69,16 +73,6 @@ static __always_inline void rs_emh_handle_mm_fault(unsigned long vma,
 	rs_em_handle_mm_fault(address, flags);
 }
 
-static __always_inline void rs_emh_lock_mm(unsigned long mm,
-					   unsigned long address,
-					   unsigned long regs)
-{
-	if (!rs_filter_match())
-		return;
-	rs_hit(RS_P_LOCK_MM);
-	rs_em_lock_mm(address, (struct pt_regs *)regs);
-}
-
 /*
  * An entry hook as a kprobe (where ftrace cannot take the symbol): defines
  * @hook##_kp...
@@ -93,7 +87,6 @@ static int hook##_kp(struct kprobe *p, struct pt_regs *regs)		\
 }
 
 RS_KPROBE_ENTRY_HOOK(rs_emh_handle_mm_fault)
-RS_KPROBE_ENTRY_HOOK(rs_emh_lock_mm)
 
 #ifdef RS_HAVE_FTRACE_ARGS
 /*
@@ -121,10 +114,31 @@ static void notrace hook##_ft(unsigned long ip, unsigned long parent_ip,\
 }
 
 RS_FTRACE_ENTRY_HOOK(rs_emh_handle_mm_fault, RS_P_HANDLE_MM_FAULT)
-RS_FTRACE_ENTRY_HOOK(rs_emh_lock_mm, RS_P_LOCK_MM)
 #endif
 
-/* --- return and entry probes: kretprobe, kprobe, fprobe ------------------- */
+/* --- return probes: kretprobe, fprobe ------------------------------------ */
+
+/*
+ * lock_mm_and_find_vma(), in both models: the fallback is counted on entry,
+ * and its return ends the part of it in which mmap_lock acquisitions are
+ * the fault path's (lockwait.c).
+ */
+static int rs_lock_mm_enter(void *data, unsigned long mm,
+			    unsigned long address, unsigned long regs)
+{
+	if (!rs_filter_match())
+		return 1;
+	if (rs_entry_model)
+		rs_em_lock_mm(address, (struct pt_regs *)regs);
+	else
+		rs_rm_lock_mm(address);
+	return 0;
+}
+
+static void rs_lock_mm_exit(void *data, unsigned long vma)
+{
+	rs_state_lock_mm_returned(vma != 0);
+}
 
 /*
  * A kretprobe's handlers @name##_krp_entry and @name##_krp_ret, calling
@@ -158,16 +172,7 @@ RS_KRETPROBE(rs_swap, RS_P_DO_SWAP_PAGE, rs_do_swap_page_enter,
 	     rs_do_swap_page_exit)
 RS_KRETPROBE(rs_shmem, RS_P_SHMEM_FAULT, rs_shmem_fault_enter,
 	     rs_shmem_fault_exit)
-
-/* The return model's lock_mm_and_find_vma hook as a kprobe. */
-static int rs_lock_mm_kp_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	if (!rs_rm_lock_mm_enter(NULL, regs_get_kernel_argument(regs, 0),
-				 regs_get_kernel_argument(regs, 1),
-				 regs_get_kernel_argument(regs, 2)))
-		rs_hit(RS_P_LOCK_MM);
-	return 0;
-}
+RS_KRETPROBE(rs_lock_mm, RS_P_LOCK_MM, rs_lock_mm_enter, rs_lock_mm_exit)
 
 #ifdef RS_HAVE_FPROBE_FREGS
 /* An fprobe entry handler @name##_fp_entry calling @enter; one hit of @id. */
@@ -203,7 +208,8 @@ RS_FPROBE_ENTRY(rs_swap, RS_P_DO_SWAP_PAGE, rs_do_swap_page_enter)
 RS_FPROBE_EXIT(rs_swap, rs_do_swap_page_exit)
 RS_FPROBE_ENTRY(rs_shmem, RS_P_SHMEM_FAULT, rs_shmem_fault_enter)
 RS_FPROBE_EXIT(rs_shmem, rs_shmem_fault_exit)
-RS_FPROBE_ENTRY(rs_lock_mm, RS_P_LOCK_MM, rs_rm_lock_mm_enter)
+RS_FPROBE_ENTRY(rs_lock_mm, RS_P_LOCK_MM, rs_lock_mm_enter)
+RS_FPROBE_EXIT(rs_lock_mm, rs_lock_mm_exit)
 #endif
 
 /* --- the table ------------------------------------------------------------ */
@@ -212,7 +218,6 @@ RS_FPROBE_ENTRY(rs_lock_mm, RS_P_LOCK_MM, rs_rm_lock_mm_enter)
 enum rs_hook {
 	RS_HOOK_NONE,		/* not used by this model */
 	RS_HOOK_ENTRY,		/* entry model: ftrace_ops, else a kprobe */
-	RS_HOOK_ENTRY_PROBE,	/* return model: entry fprobe, else a kprobe */
 	RS_HOOK_RETURN,		/* fprobe with exit, else a kretprobe */
 };
 
@@ -233,7 +238,7 @@ struct rs_probe {
 	struct kprobe kp;		/* an entry hook or probe on kprobes */
 	struct kretprobe krp;		/* RS_HOOK_RETURN on kprobes */
 #ifdef RS_HAVE_FPROBE_FREGS
-	struct fprobe fp;		/* RS_HOOK_RETURN and _ENTRY_PROBE */
+	struct fprobe fp;		/* RS_HOOK_RETURN on fprobe */
 #endif
 #ifdef RS_HAVE_FTRACE_ARGS
 	struct ftrace_ops ops;		/* RS_HOOK_ENTRY on ftrace */
@@ -247,7 +252,7 @@ static struct rs_probe rs_probes[RS_NR_PROBES] = {
 	[RS_P_FILEMAP_FAULT] = { "filemap_fault", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
 	[RS_P_DO_SWAP_PAGE] = { "do_swap_page", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
 	[RS_P_SHMEM_FAULT] = { "shmem_fault", false, { RS_HOOK_RETURN, RS_HOOK_NONE } },
-	[RS_P_LOCK_MM] = { "lock_mm_and_find_vma", false, { RS_HOOK_ENTRY, RS_HOOK_ENTRY_PROBE } },
+	[RS_P_LOCK_MM] = { "lock_mm_and_find_vma", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
 };
 
 /* The per-call data of a return probe's handlers. */
@@ -270,12 +275,12 @@ static const struct rs_krp_handlers rs_krp_handlers[RS_NR_PROBES] = {
 	[RS_P_FILEMAP_FAULT] = { rs_filemap_krp_entry, rs_filemap_krp_ret },
 	[RS_P_DO_SWAP_PAGE] = { rs_swap_krp_entry, rs_swap_krp_ret },
 	[RS_P_SHMEM_FAULT] = { rs_shmem_krp_entry, rs_shmem_krp_ret },
+	[RS_P_LOCK_MM] = { rs_lock_mm_krp_entry, rs_lock_mm_krp_ret },
 };
 
-/* kprobe handlers of the entry hooks and entry probes, by model */
-static const kprobe_pre_handler_t rs_kp_handlers[RS_NR_PROBES][RS_NR_MODELS] = {
-	[RS_P_HANDLE_MM_FAULT] = { rs_emh_handle_mm_fault_kp, NULL },
-	[RS_P_LOCK_MM] = { rs_emh_lock_mm_kp, rs_lock_mm_kp_pre },
+/* kprobe handlers of the entry hooks */
+static const kprobe_pre_handler_t rs_kp_handlers[RS_NR_PROBES] = {
+	[RS_P_HANDLE_MM_FAULT] = rs_emh_handle_mm_fault_kp,
 };
 
 #ifdef RS_HAVE_FPROBE_FREGS
@@ -290,7 +295,7 @@ static const struct rs_fp_handlers rs_fp_handlers[RS_NR_PROBES] = {
 	[RS_P_FILEMAP_FAULT] = { rs_filemap_fp_entry, rs_filemap_fp_exit },
 	[RS_P_DO_SWAP_PAGE] = { rs_swap_fp_entry, rs_swap_fp_exit },
 	[RS_P_SHMEM_FAULT] = { rs_shmem_fp_entry, rs_shmem_fp_exit },
-	[RS_P_LOCK_MM] = { rs_lock_mm_fp_entry, NULL },
+	[RS_P_LOCK_MM] = { rs_lock_mm_fp_entry, rs_lock_mm_fp_exit },
 };
 #endif
 
@@ -298,7 +303,6 @@ static const struct rs_fp_handlers rs_fp_handlers[RS_NR_PROBES] = {
 /* The ftrace_ops callbacks of the entry hooks. */
 static const ftrace_func_t rs_ftrace_handlers[RS_NR_PROBES] = {
 	[RS_P_HANDLE_MM_FAULT] = rs_emh_handle_mm_fault_ft,
-	[RS_P_LOCK_MM] = rs_emh_lock_mm_ft,
 };
 #endif
 
@@ -321,6 +325,8 @@ const char *rs_probe_why(int err)
 		return "left off (skip= parameter)";
 	case -EALREADY:
 		return "not used by this counting model (docs/counters.md)";
+	case -EPROTO:
+		return "not attached (prototype unknown to the compile tests)";
 	case -EOPNOTSUPP:
 		return "not built in (no ftrace_regs fprobe or ftrace argument access)";
 	default:
@@ -362,13 +368,13 @@ bool rs_ftrace_available(void)
 }
 
 static int rs_probe_attach_kprobe(struct rs_probe *p, unsigned int id,
-				  enum rs_model model, int maxactive)
+				  int maxactive)
 {
 	const struct rs_krp_handlers *h = &rs_krp_handlers[id];
 
 	if (p->hook != RS_HOOK_RETURN) {
 		p->kp.symbol_name = p->symbol;
-		p->kp.pre_handler = rs_kp_handlers[id][model];
+		p->kp.pre_handler = rs_kp_handlers[id];
 		return register_kprobe(&p->kp);
 	}
 	p->krp.kp.symbol_name = p->symbol;
@@ -479,8 +485,7 @@ bool rs_probe_skipped(const char *skip, const char *symbol)
  * cheapest that attaches for the return probes).
  */
 static void rs_probe_attach(struct rs_probe *p, unsigned int id,
-			    enum rs_model model, enum rs_backend_choice backend,
-			    int maxactive)
+			    enum rs_backend_choice backend, int maxactive)
 {
 	enum rs_backend first;
 	int err;
@@ -504,7 +509,7 @@ static void rs_probe_attach(struct rs_probe *p, unsigned int id,
 		p->err = err;
 		return;
 	}
-	p->err = rs_probe_attach_kprobe(p, id, model, maxactive);
+	p->err = rs_probe_attach_kprobe(p, id, maxactive);
 	if (!p->err)
 		p->on = RS_BE_KPROBE;
 }
@@ -539,7 +544,7 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 			p->err = -ECANCELED;
 			continue;
 		}
-		rs_probe_attach(p, i, model, backend, maxactive);
+		rs_probe_attach(p, i, backend, maxactive);
 		if (p->on) {
 			(*attached)++;
 		} else if (p->core) {

@@ -39,7 +39,8 @@ void rs_rm_lock_vma_exit(void *data, unsigned long vma)
 	struct rs_task_state ts;
 	bool same;
 
-	rs_state_get(&ts, d->address);
+	if (!rs_state_get(&ts, d->address))
+		return;
 	same = rs_state_same_fault(&ts, d->address);
 	if (vma) {
 		/* A retry came back to the VMA lock instead of mmap_lock. */
@@ -50,7 +51,7 @@ void rs_rm_lock_vma_exit(void *data, unsigned long vma)
 	rs_inc(RS_vma_lock_abort);
 	if (!same) {
 		ts.attempt = 0;
-		ts.tag = (d->address >> PAGE_SHIFT);
+		ts.tag = rs_tag(d->address);
 	}
 	ts.state = RS_ST_VMA_ABORT;
 	rs_state_set(&ts);
@@ -67,19 +68,20 @@ int rs_rm_hmf_enter(void *data, unsigned long vma, unsigned long address,
 	d->address = address;
 	d->flags = flags;
 
-	rs_state_get(&ts, d->address);
+	if (!rs_state_get(&ts, d->address))
+		return 1;	/* no room: counted in state_table_full */
 	if (rs_state_same_fault(&ts, d->address)) {
 		d->attempt = ts.attempt + 1;
 	} else {
 		if (ts.mine && rs_state_is_retry(&ts))
-			rs_inc(RS_faults_abandoned);
+			rs_count_abandoned(&ts);
 		d->attempt = 1;
 		if (d->flags & FAULT_FLAG_USER)
 			rs_inc(RS_user_faults);
 	}
 	ts.state = RS_ST_IN_FAULT;
 	ts.attempt = d->attempt;
-	ts.tag = d->address >> PAGE_SHIFT;
+	ts.tag = rs_tag(d->address);
 	rs_state_set(&ts);
 	return 0;
 }
@@ -108,13 +110,15 @@ void rs_rm_hmf_exit(void *data, unsigned long retval)
 	unsigned int ret = retval;
 	struct rs_task_state ts;
 
+	/* The entry claimed the slot: it is there until the task is freed. */
+	if (!rs_state_get(&ts, d->address))
+		return;
 	if (d->flags & RS_FAULT_FLAG_VMA_LOCK)
 		rs_inc(ret & rs_fault_bits(VM_FAULT_RETRY) ?
 		       RS_vma_lock_retry : RS_vma_lock_success);
 
-	rs_state_get(&ts, d->address);
 	ts.attempt = d->attempt;
-	ts.tag = d->address >> PAGE_SHIFT;
+	ts.tag = rs_tag(d->address);
 
 	if (ret & rs_fault_bits(VM_FAULT_RETRY)) {
 		rs_rm_hmf_retry(d, &ts, ret);
@@ -135,22 +139,52 @@ void rs_rm_hmf_exit(void *data, unsigned long retval)
 	rs_state_set(&ts);
 }
 
-int rs_rm_lock_mm_enter(void *data, unsigned long mm, unsigned long address,
-			unsigned long regs)
+void rs_rm_lock_mm(unsigned long address)
 {
 	struct rs_task_state ts;
 	enum rs_cause cause;
 
-	if (!rs_filter_match())
-		return 1;
-	rs_state_get(&ts, address);
+	if (!rs_state_get(&ts, address))
+		return;
 	cause = rs_state_fallback_cause(&ts, address);
 	rs_count_fallback(cause);
 	if (cause == RS_CAUSE_no_vma_lock)
 		ts.attempt = 0;
 	trace_retryscope_mmap_fallback(address, cause, ts.attempt);
 	ts.state = RS_ST_MMAP_LOCKED;
-	ts.tag = address >> PAGE_SHIFT;
+	ts.tag = rs_tag(address);
 	rs_state_set(&ts);
-	return 0;
+}
+
+/*
+ * A ->fault (filemap_fault, do_swap_page) returned VM_FAULT_RETRY: the
+ * cause for handle_mm_fault()'s exit.  A user fault whose entry this model
+ * did not see (the task was outside the filter then) has no exit to count
+ * it: its retry is counted here.
+ */
+void rs_rm_io_retry(unsigned long address, unsigned int vmf_flags,
+		    unsigned int ret, enum rs_state state)
+{
+	struct rs_task_state ts;
+	bool seen;
+
+	if (!rs_state_get(&ts, address))
+		return;
+	seen = ts.mine && ts.state == RS_ST_IN_FAULT &&
+	       rs_state_same_page(&ts, address);
+	/* not a fault: MADV_COLLAPSE's do_swap_page() (rs_em_io_return()) */
+	if (!seen && !(vmf_flags & FAULT_FLAG_USER))
+		return;
+	ts.state = state;
+	if (!seen) {
+		if (vmf_flags & RS_FAULT_FLAG_VMA_LOCK)
+			rs_inc(RS_vma_lock_retry);
+		rs_count_retry(rs_retry_cause(state));
+		ts.attempt = 1;
+		ts.tag = rs_tag(address);
+		trace_retryscope_fault_retry(address, rs_retry_cause(state),
+					     vmf_flags, ret, 1,
+					     ret & RS_VM_FAULT_RETRY_VMA_BITS);
+	}
+	rs_state_set(&ts);
 }

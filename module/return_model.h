@@ -11,6 +11,8 @@
 
 #include <linux/types.h>
 
+#include "task_state.h"
+
 /* Per-call data of lock_vma_under_rcu(mm, address). */
 struct rs_addr_data {
 	unsigned long address;
@@ -30,8 +32,10 @@ void rs_rm_lock_vma_exit(void *data, unsigned long vma);
 int rs_rm_hmf_enter(void *data, unsigned long vma, unsigned long address,
 		    unsigned long flags);
 void rs_rm_hmf_exit(void *data, unsigned long retval);
-/* lock_mm_and_find_vma(mm, address, regs): an entry alone, no @data */
-int rs_rm_lock_mm_enter(void *data, unsigned long mm, unsigned long address,
-			unsigned long regs);
+/* lock_mm_and_find_vma(mm, address, regs) entered (the filter passed) */
+void rs_rm_lock_mm(unsigned long address);
+/* filemap_fault() or do_swap_page() returned VM_FAULT_RETRY */
+void rs_rm_io_retry(unsigned long address, unsigned int vmf_flags,
+		    unsigned int ret, enum rs_state state);
 
 #endif /* RETRYSCOPE_RETURN_MODEL_H */

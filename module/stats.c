@@ -4,6 +4,7 @@
  * that pick a counter by cause, lock mode and thread class.
  */
 #include <linux/minmax.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
 #include <linux/stringify.h>
@@ -81,19 +82,37 @@ const struct rs_class_counters rs_class_counters[RS_NR_CLASSES] = {
 	},
 };
 
-u64 rs_stats_sum(enum rs_counter i)
+/*
+ * A reset does not write the per-CPU counters, which the handlers update
+ * with this_cpu ops that a remote write could undo: it notes each sum as
+ * the new zero.  Under rs_reset_lock, with the readers of all sums.
+ */
+static s64 rs_base[RS_NR_COUNTERS];
+static DEFINE_MUTEX(rs_reset_lock);
+
+static s64 rs_stats_raw(enum rs_counter i)
 {
 	s64 sum = 0;
 	int cpu;
 
-	/*
-	 * Read while the handlers run, a decrement (see rs_dec()) can be
-	 * seen before the increment it takes back: a sum below zero is that
-	 * race, and shows as 0.
-	 */
 	for_each_possible_cpu(cpu)
 		sum += (s64)per_cpu(rs_stats, cpu).c[i];
-	return max(sum, 0LL);
+	return sum;
+}
+
+/*
+ * Read while the handlers run, a decrement (see rs_dec()) can be seen
+ * before the increment it takes back: a sum below zero is that race, and
+ * shows as 0.
+ */
+void rs_stats_read(u64 *sums)
+{
+	unsigned int i;
+
+	mutex_lock(&rs_reset_lock);
+	for (i = 0; i < RS_NR_COUNTERS; i++)
+		sums[i] = max(rs_stats_raw(i) - rs_base[i], 0LL);
+	mutex_unlock(&rs_reset_lock);
 }
 
 u64 rs_stats_attempts_max(void)
@@ -108,8 +127,14 @@ u64 rs_stats_attempts_max(void)
 
 void rs_stats_reset(void)
 {
+	unsigned int i;
 	int cpu;
 
+	mutex_lock(&rs_reset_lock);
+	for (i = 0; i < RS_NR_COUNTERS; i++)
+		rs_base[i] = rs_stats_raw(i);
+	/* a maximum has no base: a fault ending at the reset may keep it */
 	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(&rs_stats, cpu), 0, sizeof(struct rs_stats));
+		WRITE_ONCE(per_cpu_ptr(&rs_stats, cpu)->attempts_max, 0);
+	mutex_unlock(&rs_reset_lock);
 }

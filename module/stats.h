@@ -129,8 +129,8 @@ static __always_inline void rs_note_attempts(unsigned int n)
 		__this_cpu_write(rs_stats.attempts_max, n);
 }
 
-/* The sum over CPUs of counter @i (below zero: see rs_dec(), shown as 0). */
-u64 rs_stats_sum(enum rs_counter i);
+/* Every counter's sum over CPUs since the last reset, into @sums. */
+void rs_stats_read(u64 *sums);
 u64 rs_stats_attempts_max(void);
 void rs_stats_reset(void);
 

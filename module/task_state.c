@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Layer 2 (per-task state): the slots of task_state.h, and the start time
- * of each task's pending mmap_lock request for the lock-wait model.
+ * Layer 2 (per-task state): the slot table of task_state.h, claimed by a
+ * task on its first probe hit and released when the task is freed.
  */
-#include <linux/bits.h>
+#include <linux/atomic.h>
 #include <linux/hash.h>
 #include <linux/sched.h>
 #include <linux/mm.h>
@@ -12,23 +12,76 @@
 #include "task_state.h"
 
 struct rs_slot rs_slots[RS_NR_SLOTS];
-static u64 rs_lock_start_ts[RS_NR_SLOTS];
-static u32 rs_lock_start_pid[RS_NR_SLOTS];
 
-/* Out of line: rare, and it keeps the inline slot writes small. */
-void rs_state_collision(void)
+/*
+ * Out of line: once per task.  The first empty or released slot on
+ * @owner's probe chain becomes its own; the caller found none that was.
+ */
+struct rs_slot *rs_slot_claim(unsigned long owner)
 {
-	rs_inc(RS_state_collisions);
+	unsigned int i = hash_long(owner, RS_SLOT_BITS), n;
+
+	for (n = 0; n < RS_PROBE_MAX; n++, i = (i + 1) & RS_SLOT_MASK) {
+		struct rs_slot *slot = &rs_slots[i];
+		unsigned long o = READ_ONCE(slot->owner);
+
+		if (o != 0 && o != RS_OWNER_FREE)
+			continue;
+		if (cmpxchg(&slot->owner, o, owner) != o)
+			continue;	/* another task took it */
+		WRITE_ONCE(slot->word, 0);
+		WRITE_ONCE(slot->lock_start, 0);
+		return slot;
+	}
+	rs_inc(RS_state_table_full);
+	return NULL;
 }
 
-void rs_state_clear_all(void)
+/*
+ * sched_process_free: @owner will not run again, and its task_struct is
+ * not reused before this returns.
+ */
+void rs_slot_release(unsigned long owner)
 {
-	unsigned int i;
+	struct rs_slot *slot = rs_slot_find(owner);
 
-	for (i = 0; i < RS_NR_SLOTS; i++) {
-		WRITE_ONCE(rs_slots[i].word, 0);
-		WRITE_ONCE(rs_lock_start_pid[i], 0);
-	}
+	if (!slot)
+		return;
+	WRITE_ONCE(slot->word, 0);
+	WRITE_ONCE(slot->lock_start, 0);
+	WRITE_ONCE(slot->owner, RS_OWNER_FREE);
+}
+
+/*
+ * lock_mm_and_find_vma() returned: with a VMA the arch handler holds
+ * mmap_lock and calls handle_mm_fault() next; without one (no VMA, or a
+ * fatal signal while waiting) the fault ends here.  Either way the lock
+ * acquisitions that follow are no longer the fallback's.
+ */
+void rs_state_lock_mm_returned(bool vma)
+{
+	struct rs_task_state ts;
+
+	if (!rs_state_get(&ts, 0) || !ts.mine ||
+	    ts.state != RS_ST_MMAP_LOCKED)
+		return;
+	ts.state = vma ? RS_ST_MMAP_HELD : RS_ST_NONE;
+	if (!vma)
+		ts.attempt = 0;
+	rs_state_set(&ts);
+}
+
+u32 rs_epoch;
+
+/*
+ * A reset: see rs_epoch.  Faults in flight keep their state (clearing it
+ * would make a retry's fallback an abort).  Called before the counters'
+ * new zero is taken: a handler between the two may leave one provisional
+ * count to be taken back below the zero (microseconds, once).
+ */
+void rs_state_new_epoch(void)
+{
+	WRITE_ONCE(rs_epoch, rs_epoch + 1);
 }
 
 enum rs_cause rs_state_fallback_cause(const struct rs_task_state *ts,
@@ -41,27 +94,4 @@ enum rs_cause rs_state_fallback_cause(const struct rs_task_state *ts,
 	if (rs_state_is_retry(ts))
 		return rs_retry_cause(ts->state);
 	return RS_CAUSE_no_vma_lock;
-}
-
-void rs_lock_start_set(u64 now)
-{
-	u32 pid = current->pid;
-	unsigned int i = hash_32(pid, RS_SLOT_BITS);
-
-	WRITE_ONCE(rs_lock_start_pid[i], pid);
-	WRITE_ONCE(rs_lock_start_ts[i], now);
-}
-
-/* The start time of this task's pending mmap_lock request, or 0. */
-u64 rs_lock_start_take(void)
-{
-	u32 pid = current->pid;
-	unsigned int i = hash_32(pid, RS_SLOT_BITS);
-	u64 ts;
-
-	if (READ_ONCE(rs_lock_start_pid[i]) != pid)
-		return 0;
-	ts = READ_ONCE(rs_lock_start_ts[i]);
-	WRITE_ONCE(rs_lock_start_pid[i], 0);
-	return ts;
 }

@@ -5,16 +5,29 @@
  *
  * A fault is a chain of probe hits on one task: lock_vma_under_rcu(),
  * handle_mm_fault() (with filemap_fault()/do_swap_page() inside), and on
- * fallback lock_mm_and_find_vma().  The probes leave what they saw in a slot
- * of a small hash table indexed by pid; a later probe on the same task reads
- * it.  A slot's state is one u64, written and read with WRITE_ONCE/READ_ONCE:
+ * fallback lock_mm_and_find_vma().  The probes leave what they saw in the
+ * task's slot; a later probe on the same task reads it.  A slot's state is
+ * one u64, written and read with WRITE_ONCE/READ_ONCE:
  *
- *   63..32 pid   31..28 state   27..24 flags   23..16 attempt
- *   15..0 page tag of the address (the page number's low 16 bits)
+ *   63..20 page number of the address (44 bits: every user address of a
+ *          64-bit arch, x86's 5-level 56-bit ones included)
+ *   19..12 flags   11..8 state   7..0 attempt (saturates at 255)
  *
- * Two live tasks that hash to the same slot overwrite each other's state;
- * that is counted in state_collisions and costs at most a misattributed
- * cause, never a crash.
+ * 0 is no state.  On a 32-bit arch the u64 is read and written in two
+ * halves; that is safe because only the task itself reads and writes its
+ * word, from probes that do not nest, and its release runs after its end.
+ *
+ * A slot belongs to one task from its first probe hit to its end: the
+ * table is open-addressed by the task_struct pointer, which no two live
+ * tasks share (a pid may be reused, a task_struct is not freed before
+ * sched_process_free, whose probe releases the slot).  Only the task
+ * itself claims a slot for itself (cmpxchg on an empty or released one)
+ * and only its own probes and its release write it, so a task never reads
+ * another's state.  A released slot stays on the probe chains that pass
+ * through it (it is never emptied while the module is loaded), so a
+ * lookup that stops at an empty slot misses no claimed one.  When no slot
+ * is free within RS_PROBE_MAX of the task's hash, its probe hits count
+ * nothing but state_table_full.
  */
 #ifndef RETRYSCOPE_TASK_STATE_H
 #define RETRYSCOPE_TASK_STATE_H
@@ -37,8 +50,8 @@ enum rs_state {
 	RS_ST_RETRY_FILE_IO,	/* retry wanted after file I/O */
 	RS_ST_RETRY_SWAP_IO,	/* retry wanted after swap I/O */
 	RS_ST_RETRY_OTHER,	/* retry wanted, other reason */
-	RS_ST_MMAP_LOCKED,	/* in the mmap_lock path of the arch handler */
-	RS_ST_ABANDONED,	/* entry model: a retry the arch handler drops */
+	RS_ST_MMAP_LOCKED,	/* in lock_mm_and_find_vma() (taking mmap_lock) */
+	RS_ST_MMAP_HELD,	/* lock_mm_and_find_vma() returned a VMA */
 };
 
 /*
@@ -50,51 +63,101 @@ enum rs_state {
 #define RS_TF_MAJOR	0x4	/* this fault is already counted as major */
 /* its retry had VM_FAULT_RETRY_VMA: the arch goes back to lock_vma_under_rcu() */
 #define RS_TF_RETRY_VMA	0x8
-
-#define RS_SLOT_BITS	12
-#define RS_NR_SLOTS	BIT(RS_SLOT_BITS)
-
-#define RS_TAG_BITS	16
-#define RS_TAG_MASK	((1U << RS_TAG_BITS) - 1)
-#define RS_ATTEMPT_SHIFT RS_TAG_BITS
-#define RS_ATTEMPT_MAX	255U
-#define RS_FLAGS_SHIFT	24
-#define RS_STATE_SHIFT	28
+/* this attempt's start was counted (vma_lock_success, attempts_N) */
+#define RS_TF_COUNTED	0x10
 
 /*
- * One task's slot: the state word above and, for the entry model, the
- * task's finished-fault count when its pending attempt started.  Kept
+ * 32,768 slots: on a kernel whose pid_max is 32,768 (Android's default),
+ * more tasks than that cannot be alive at once.
+ */
+#define RS_SLOT_BITS	15
+#define RS_NR_SLOTS	BIT(RS_SLOT_BITS)
+#define RS_SLOT_MASK	(RS_NR_SLOTS - 1)
+#define RS_PROBE_MAX	64
+/* The owner of a slot a task released; 0 is a slot never claimed. */
+#define RS_OWNER_FREE	1UL
+
+#define RS_ATTEMPT_MAX	255U
+#define RS_STATE_SHIFT	8
+#define RS_FLAGS_SHIFT	12
+#define RS_FLAGS_MASK	0xffU
+#define RS_PAGE_SHIFT	20
+#define RS_PAGE_MASK	GENMASK_ULL(43, 0)
+
+/*
+ * One task's slot: its owner, the state word above, for the entry model
+ * the task's finished-fault count when its pending attempt started, the
+ * counting epoch in which the word was written, and for the lock-wait
+ * model the start of its pending mmap_lock request (0: none).  Kept
  * together so that a hook touches one cache line.
  */
 struct rs_slot {
+	unsigned long owner;	/* the task_struct, 0, or RS_OWNER_FREE */
 	u64 word;
+	u64 lock_start;
 	u32 flt;
+	u32 epoch;
 };
 
 extern struct rs_slot rs_slots[RS_NR_SLOTS];
 
+/*
+ * The counting epoch: a reset starts a new one.  The counts a state's
+ * fault made in an earlier epoch are gone, so nothing may be taken back
+ * from them: rs_state_get() drops the flags that say what was counted
+ * (RS_TF_COUNTED, RS_TF_MAJOR).  The fault itself is followed on: a retry
+ * in flight at a reset is counted as a retry after it.  (A filter change
+ * zeroes nothing and needs no epoch: a task taken in mid-fault has counted
+ * nothing to take back, its state says so.)
+ */
+extern u32 rs_epoch;
+
 struct rs_task_state {
-	struct rs_slot *slot;	/* the task's slot (by pid) */
-	u32 pid;
+	struct rs_slot *slot;	/* the task's slot */
 	unsigned int state;
 	unsigned int flags;	/* RS_TF_* */
 	unsigned int attempt;
-	unsigned int tag;
-	bool mine;		/* the slot held this task's state */
+	u64 tag;		/* the page number the state is about */
+	bool mine;		/* the slot held a state of this task */
 };
 
 /*
  * The slot helpers are inline: every fault runs them, from handlers that
  * have been kept to one call into the module (README, Overhead).
  */
-static __always_inline unsigned int rs_tag(unsigned long address)
+static __always_inline u64 rs_tag(unsigned long address)
 {
-	return (address >> PAGE_SHIFT) & RS_TAG_MASK;
+	return (u64)(address >> PAGE_SHIFT) & RS_PAGE_MASK;
 }
 
-static __always_inline struct rs_slot *rs_slot_of(u32 pid)
+/* @owner's slot, or NULL if it has none. */
+static __always_inline struct rs_slot *rs_slot_find(unsigned long owner)
 {
-	return &rs_slots[hash_32(pid, RS_SLOT_BITS)];
+	unsigned int i = hash_long(owner, RS_SLOT_BITS), n;
+
+	for (n = 0; n < RS_PROBE_MAX; n++, i = (i + 1) & RS_SLOT_MASK) {
+		unsigned long o = READ_ONCE(rs_slots[i].owner);
+
+		if (o == owner)
+			return &rs_slots[i];
+		if (!o)
+			return NULL;
+	}
+	return NULL;
+}
+
+struct rs_slot *rs_slot_claim(unsigned long owner);
+
+/*
+ * The current task's slot, claimed on its first probe hit; NULL when the
+ * table has no room for it (counted in state_table_full).
+ */
+static __always_inline struct rs_slot *rs_slot_current(void)
+{
+	unsigned long owner = (unsigned long)current;
+	struct rs_slot *slot = rs_slot_find(owner);
+
+	return likely(slot) ? slot : rs_slot_claim(owner);
 }
 
 static __always_inline unsigned int rs_word_state(u64 v)
@@ -102,59 +165,57 @@ static __always_inline unsigned int rs_word_state(u64 v)
 	return (v >> RS_STATE_SHIFT) & 0xf;
 }
 
-static __always_inline u64 rs_word(u32 pid, unsigned int state,
-				   unsigned int flags, unsigned int attempt,
-				   unsigned int tag)
+static __always_inline u64 rs_word(unsigned int state, unsigned int flags,
+				   unsigned int attempt, u64 tag)
 {
-	return (u64)pid << 32 | (u64)(state & 0xf) << RS_STATE_SHIFT |
-	       (u64)(flags & 0xf) << RS_FLAGS_SHIFT |
-	       (u64)min(attempt, RS_ATTEMPT_MAX) << RS_ATTEMPT_SHIFT |
-	       (tag & RS_TAG_MASK);
+	return (tag & RS_PAGE_MASK) << RS_PAGE_SHIFT |
+	       (u64)(flags & RS_FLAGS_MASK) << RS_FLAGS_SHIFT |
+	       (u64)(state & 0xf) << RS_STATE_SHIFT |
+	       min(attempt, RS_ATTEMPT_MAX);
 }
 
-static __always_inline void rs_state_get(struct rs_task_state *ts,
+/*
+ * Read the current task's state into @ts.  False when the task has no
+ * slot: the caller counts nothing.
+ */
+static __always_inline bool rs_state_get(struct rs_task_state *ts,
 					 unsigned long address)
 {
-	u32 pid = current->pid;
-	struct rs_slot *slot = rs_slot_of(pid);
-	u64 v = READ_ONCE(slot->word);
+	struct rs_slot *slot = rs_slot_current();
+	u64 v;
 
+	if (unlikely(!slot))
+		return false;
+	v = READ_ONCE(slot->word);
 	ts->slot = slot;
-	ts->pid = pid;
-	ts->mine = (u32)(v >> 32) == pid;
+	ts->mine = v != 0;
 	if (ts->mine) {
 		ts->state = rs_word_state(v);
-		ts->flags = (v >> RS_FLAGS_SHIFT) & 0xf;
-		ts->attempt = (v >> RS_ATTEMPT_SHIFT) & RS_ATTEMPT_MAX;
-		ts->tag = v & RS_TAG_MASK;
+		ts->flags = (v >> RS_FLAGS_SHIFT) & RS_FLAGS_MASK;
+		ts->attempt = v & RS_ATTEMPT_MAX;
+		ts->tag = v >> RS_PAGE_SHIFT;
+		if (unlikely(READ_ONCE(slot->epoch) != READ_ONCE(rs_epoch)))
+			ts->flags &= ~(RS_TF_COUNTED | RS_TF_MAJOR);
 	} else {
 		ts->state = RS_ST_NONE;
 		ts->flags = 0;
 		ts->attempt = 0;
 		ts->tag = rs_tag(address);
 	}
-}
-
-void rs_state_collision(void);
-
-/*
- * Write @word to @slot, pid's, which held @old: a live state of another
- * task is a collision.
- */
-static __always_inline void rs_slot_write(struct rs_slot *slot, u32 pid,
-					  u64 old, u64 word)
-{
-	if (unlikely((u32)(old >> 32) != pid &&
-		     rs_word_state(old) != RS_ST_NONE))
-		rs_state_collision();
-	WRITE_ONCE(slot->word, word);
+	return true;
 }
 
 static __always_inline void rs_state_set(const struct rs_task_state *ts)
 {
-	rs_slot_write(ts->slot, ts->pid, READ_ONCE(ts->slot->word),
-		      rs_word(ts->pid, ts->state, ts->flags, ts->attempt,
-			      ts->tag));
+	WRITE_ONCE(ts->slot->word, rs_word(ts->state, ts->flags, ts->attempt,
+					   ts->tag));
+	WRITE_ONCE(ts->slot->epoch, READ_ONCE(rs_epoch));
+}
+
+/* Is the task in the arch handler's mmap_lock path (@state)? */
+static __always_inline bool rs_mmap_state(unsigned int state)
+{
+	return state == RS_ST_MMAP_LOCKED || state == RS_ST_MMAP_HELD;
 }
 
 /* Does @state wait for a retry of the fault (file, swap or other)? */
@@ -214,12 +275,10 @@ static __always_inline bool rs_flt_unchanged(const struct rs_task_state *ts)
 	return READ_ONCE(ts->slot->flt) == rs_task_flt();
 }
 
-void rs_state_clear_all(void);
+void rs_state_new_epoch(void);
+void rs_slot_release(unsigned long owner);
+void rs_state_lock_mm_returned(bool vma);
 enum rs_cause rs_state_fallback_cause(const struct rs_task_state *ts,
 				      unsigned long address);
-
-/* mmap_lock wait start, per task, for the tracepoint probes. */
-void rs_lock_start_set(u64 now);
-u64 rs_lock_start_take(void);
 
 #endif /* RETRYSCOPE_TASK_STATE_H */

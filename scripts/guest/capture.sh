@@ -97,6 +97,7 @@ while read -r label scen n args <&3; do
 	rs-snap "$dbg/stats=$d/stats.after" /proc/vmstat="$d/vmstat.after"
 	result=ok reason=
 	missed=$(awk '$1 == "probe_nmissed" { print $2 }' "$d/stats.after")
+	full=$(awk '$1 == "state_table_full" { print $2 }' "$d/stats.after")
 	if [ "$frc" != 0 ] || [ ! -s "$d/workload.json" ]; then
 		result=failed reason="faultload exited $frc: $(grep -v '^ ' "$d/record.log" | tail -n 1)"
 		rc=1
@@ -105,6 +106,8 @@ while read -r label scen n args <&3; do
 		rc=1
 	elif [ "${missed:-0}" != 0 ]; then
 		result=lossy reason="probe_nmissed $missed"
+	elif [ "${full:-0}" != 0 ]; then
+		result=lossy reason="state_table_full $full"
 	fi
 	{
 		echo "result=$result"

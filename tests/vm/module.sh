@@ -145,7 +145,7 @@ check "dmesg reports per-VMA lock yes, VM_FAULT_RETRY_VMA $want" \
 	grep -q "per-VMA lock yes, VM_FAULT_RETRY_VMA $want" "$out/dmesg"
 cp "$RS_DBG/probes" "$out/probes"
 for s in handle_mm_fault filemap_fault do_swap_page shmem_fault lock_mm_and_find_vma \
-	mmap_lock_start_locking mmap_lock_acquire_returned; do
+	mmap_lock_start_locking mmap_lock_acquire_returned sched_process_free signal_deliver; do
 	check "probe $s attached" grep -q "^$s [a-z]* on " "$out/probes"
 done
 
@@ -182,13 +182,12 @@ echo none >"$RS_DBG/filter"
 be=$(sed -n 's/.*backend auto (\([a-z+]*\), entry model).*/\1/p' "$out/dmesg")
 check "dmesg names the backend auto chose ($be) and the entry model" [ -n "$be" ]
 check "probes: model entry" grep -q '^# model entry$' "$out/probes"
-# The entry model hooks the entries of these two alone (ftrace_ops where the
-# kernel's ftrace callbacks read arguments, else kprobes) ...
-for s in handle_mm_fault lock_mm_and_find_vma; do
-	check "entry model: $s is an entry hook (ftrace or kprobe)" grep -Eq "^$s (ftrace|kprobe) on " "$out/probes"
-done
-# ... and keeps return probes on the I/O paths (shmem_fault: its VM_FAULT_MAJOR).
-for s in filemap_fault do_swap_page shmem_fault; do
+# The entry model hooks the entry of handle_mm_fault alone (ftrace_ops where
+# the kernel's ftrace callbacks read arguments, else a kprobe) ...
+check "entry model: handle_mm_fault is an entry hook (ftrace or kprobe)" grep -Eq "^handle_mm_fault (ftrace|kprobe) on " "$out/probes"
+# ... and keeps return probes on the I/O paths (shmem_fault: its
+# VM_FAULT_MAJOR) and on the mmap_lock fallback's lock_mm_and_find_vma.
+for s in filemap_fault do_swap_page shmem_fault lock_mm_and_find_vma; do
 	check "entry model: $s has a return probe (fprobe or kretprobe)" grep -Eq "^$s (fprobe|kretprobe) on " "$out/probes"
 done
 # ... and reads VMA-lock aborts at lock_mm_and_find_vma, not lock_vma_under_rcu.
