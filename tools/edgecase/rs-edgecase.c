@@ -150,6 +150,52 @@ static const char *ec_map_cold(const struct ec_opts *o, size_t *size)
 	return p;
 }
 
+/* --- a pool of threads, each with an index ------------------------------- */
+
+struct ec_pool_arg {
+	void *ctx;
+	long index;
+};
+
+struct ec_pool {
+	pthread_t *tids;
+	struct ec_pool_arg *args;
+	long n;
+};
+
+/* Start @n threads running @fn(&{ctx, index}) on 64 KiB stacks, or die. */
+static void ec_pool_start(struct ec_pool *p, long n, void *(*fn)(void *),
+			  void *ctx)
+{
+	pthread_attr_t attr;
+
+	p->n = n;
+	p->tids = calloc(n, sizeof(*p->tids));
+	p->args = calloc(n, sizeof(*p->args));
+	if (!p->tids || !p->args)
+		ec_die("calloc");
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, EC_STACK_SIZE);
+	for (long i = 0; i < n; i++) {
+		p->args[i] = (struct ec_pool_arg){ ctx, i };
+		errno = pthread_create(&p->tids[i], &attr, fn, &p->args[i]);
+		if (errno) {
+			fprintf(stderr, "rs-edgecase: thread %ld of %ld: %s\n", i + 1,
+				n, strerror(errno));
+			exit(1);
+		}
+	}
+	pthread_attr_destroy(&attr);
+}
+
+static void ec_pool_join(struct ec_pool *p)
+{
+	for (long i = 0; i < p->n; i++)
+		pthread_join(p->tids[i], NULL);
+	free(p->tids);
+	free(p->args);
+}
+
 /* --- threads --------------------------------------------------------------- */
 
 struct ec_threads {
@@ -159,15 +205,10 @@ struct ec_threads {
 	atomic_long sum;
 };
 
-struct ec_thread_arg {
-	struct ec_threads *t;
-	long index;
-};
-
 static void *ec_faulter(void *arg)
 {
-	struct ec_thread_arg *a = arg;
-	struct ec_threads *t = a->t;
+	struct ec_pool_arg *a = arg;
+	struct ec_threads *t = a->ctx;
 
 	/* started (its stack faulted in) before the interval */
 	pthread_barrier_wait(&t->ready);
@@ -181,14 +222,9 @@ static void *ec_faulter(void *arg)
 static int ec_threads_run(const struct ec_opts *o)
 {
 	struct ec_threads t = { .sum = 0 };
-	struct ec_thread_arg *args = calloc(o->threads, sizeof(*args));
-	pthread_t *tids = calloc(o->threads, sizeof(*tids));
+	struct ec_pool pool;
 	size_t size;
-	pthread_attr_t attr;
-	long n;
 
-	if (!args || !tids)
-		ec_die("calloc");
 	t.map = ec_map_cold(o, &size);
 	if ((size_t)o->threads * ec_page > size) {
 		fprintf(stderr, "rs-edgecase: %s has %zu pages, fewer than --threads %ld\n",
@@ -200,29 +236,16 @@ static int ec_threads_run(const struct ec_opts *o)
 	pthread_barrier_init(&t.start, NULL, o->threads + 1);
 	pthread_barrier_init(&t.done, NULL, o->threads + 1);
 	pthread_barrier_init(&t.leave, NULL, o->threads + 1);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, EC_STACK_SIZE);
-	for (n = 0; n < o->threads; n++) {
-		args[n] = (struct ec_thread_arg){ &t, n };
-		errno = pthread_create(&tids[n], &attr, ec_faulter, &args[n]);
-		if (errno) {
-			fprintf(stderr, "rs-edgecase: thread %ld of %ld: %s\n", n + 1,
-				o->threads, strerror(errno));
-			exit(1);
-		}
-	}
+	ec_pool_start(&pool, o->threads, ec_faulter, &t);
 	pthread_barrier_wait(&t.ready);
 	ec_mark(o, 0);
 	pthread_barrier_wait(&t.start);
 	pthread_barrier_wait(&t.done);
 	ec_mark(o, 1);
 	pthread_barrier_wait(&t.leave);
-	for (n = 0; n < o->threads; n++)
-		pthread_join(tids[n], NULL);
+	ec_pool_join(&pool);
 	printf("threads=%ld\n", o->threads);
 	ec_report(o);
-	free(args);
-	free(tids);
 	return 0;
 }
 
@@ -349,19 +372,15 @@ struct ec_reset {
 	atomic_long sum;
 };
 
-struct ec_reset_arg {
-	struct ec_reset *r;
-	long first;
-};
-
 /* Fault the thread's slice page by page, again and again, until stopped. */
 static void *ec_reset_reader(void *arg)
 {
-	struct ec_reset_arg *a = arg;
-	struct ec_reset *r = a->r;
+	struct ec_pool_arg *a = arg;
+	struct ec_reset *r = a->ctx;
+	long first = a->index * r->pages_each;
 
 	for (long i = 0; !atomic_load(&r->stop); i = (i + 1) % r->pages_each)
-		atomic_fetch_add(&r->sum, r->map[(a->first + i) * ec_page]);
+		atomic_fetch_add(&r->sum, r->map[(first + i) * ec_page]);
 	return NULL;
 }
 
@@ -388,23 +407,22 @@ static void ec_write_now(const struct ec_opts *o)
 static int ec_reset_run(const struct ec_opts *o)
 {
 	struct ec_reset r = { .stop = 0 };
-	struct ec_reset_arg *args = calloc(o->threads, sizeof(*args));
-	pthread_t *tids = calloc(o->threads, sizeof(*tids));
 	struct timespec at = { o->at_ms / 1000, o->at_ms % 1000 * 1000000 };
+	struct ec_pool pool;
 	size_t size;
 
-	if (!args || !tids || !o->write_path)
-		ec_die(o->write_path ? "calloc" : "reset needs --write PATH=VALUE");
+	if (!o->write_path) {
+		fprintf(stderr, "rs-edgecase: reset needs --write PATH=VALUE\n");
+		return 2;
+	}
 	r.map = ec_map_cold(o, &size);
 	r.pages_each = size / ec_page / o->threads;
-	if (r.pages_each < 1)
-		ec_die("the file has fewer pages than --threads");
-	for (long n = 0; n < o->threads; n++) {
-		args[n] = (struct ec_reset_arg){ &r, n * r.pages_each };
-		errno = pthread_create(&tids[n], NULL, ec_reset_reader, &args[n]);
-		if (errno)
-			ec_die("pthread_create");
+	if (r.pages_each < 1) {
+		fprintf(stderr, "rs-edgecase: %s has fewer pages than --threads %ld\n",
+			o->file, o->threads);
+		return 1;
 	}
+	ec_pool_start(&pool, o->threads, ec_reset_reader, &r);
 	nanosleep(&at, NULL);
 	ec_mark(o, 0);
 	ec_write_now(o);
@@ -412,13 +430,10 @@ static int ec_reset_run(const struct ec_opts *o)
 	nanosleep(&at, NULL);
 	/* no new fault after this; the ones in flight finish */
 	atomic_store(&r.stop, 1);
-	for (long n = 0; n < o->threads; n++)
-		pthread_join(tids[n], NULL);
+	ec_pool_join(&pool);
 	ec_mark(o, 1);
 	printf("threads=%ld\n", o->threads);
 	ec_report(o);
-	free(args);
-	free(tids);
 	return 0;
 }
 
