@@ -6,13 +6,15 @@
 #   threads  10,000 threads alive at once, each faulting a cold file page
 #   signal   a reader of cold pages hit by SIGUSR1 every 100 us
 #   efault   read() into an unmapped page, then 1,000 mmap/munmap
+#   truncate a cold read whose file is truncated during its I/O (SIGBUS)
 #   reset    64 threads in I/O, the counters reset (or the filter widened
 #            to them) in the middle
 # on each backend the kernel has (auto = entry model, fprobe, kprobe).
 # In each, the module's mmap_lock acquisitions equal those of the same
 # interval's mmap_lock trace events (the tracepoints' prototype differs
 # between 6.12 and 7.3).
-# CASES: some of "threads signal efault reset widen" (default: all).
+# CASES: some of "threads signal efault truncate reset widen" (default:
+# all).  truncate needs the swap disk (--swap-disk), used as a scratch disk.
 # Needs rs-edgecase on PATH and the test disk at /mnt/disk.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -26,6 +28,19 @@ echo 40000 >/proc/sys/kernel/threads-max
 
 T=/sys/kernel/tracing
 echo 16384 >"$T/buffer_size_kb"
+
+# The truncate case needs a writable disk with I/O to wait for: the swap
+# disk (throttled like the test disk) becomes an ext2 file system.
+if want truncate; then
+	if [ -b /dev/vdb ] && swapoff /dev/vdb 2>/dev/null && mke2fs -q /dev/vdb &&
+		mkdir -p /mnt/scratch && mount -t ext4 /dev/vdb /mnt/scratch &&
+		dd if=/dev/zero of=/mnt/scratch/t.bin bs=4096 count=16 2>/dev/null; then
+		ok "scratch file system on /dev/vdb for the truncate case"
+	else
+		ok "truncate case # SKIP no writable throttled disk (/dev/vdb: run with --swap-disk)"
+		rmdir /mnt/scratch 2>/dev/null
+	fi
+fi
 
 # run TAG CASE ARGS...: rs-edgecase CASE in a process that is the filter,
 # its mmap_lock events traced (set_event_pid, following its threads)
@@ -124,6 +139,21 @@ cases() {
 			check "$tag: kept retries ($kept) <= retries returning VM_FAULT_RETRY_VMA ($(m filemap_fault_retry_vma))" \
 				[ "$kept" -le "$(m filemap_fault_retry_vma)" ]
 		fi
+	fi
+
+	# A major fault counted when its retry starts (FAULT_FLAG_TRIED) is
+	# taken back when that retry fails: the file was truncated during the
+	# first attempt's I/O, the retry gets VM_FAULT_SIGBUS, getrusage()
+	# counts no fault.
+	tag=$be.truncate
+	if want truncate && [ -d /mnt/scratch ] &&
+		run "$tag" truncate --file /mnt/scratch/t.bin --loops 40; then
+		for c in vma_lock_success vma_lock_abort vma_lock_retry; do
+			check "$tag: module $c ($(m $c)) = /proc/vmstat $c delta ($(k $c))" [ "$(m $c)" = "$(k $c)" ]
+		done
+		check "$tag: module major_faults ($(m major_faults)) = getrusage majflt ($(ru majflt)); $(ru sigbus) of 40 rounds got SIGBUS" \
+			[ "$(m major_faults)" = "$(ru majflt)" ]
+		check "$tag: the truncation raced the read in some rounds ($(ru sigbus) SIGBUS)" [ "$(ru sigbus)" -gt 0 ]
 	fi
 
 	# A fallback whose lock_mm_and_find_vma() finds no VMA ends there: the

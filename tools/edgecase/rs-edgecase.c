@@ -10,6 +10,10 @@
  *            microseconds: retries abandoned on a signal
  *   efault   read() into an unmapped address (a fault that ends in
  *            lock_mm_and_find_vma()), then mmap/munmap in a loop
+ *   truncate a cold read of a file truncated during its I/O: the retry
+ *            fails with SIGBUS
+ *   reset    threads in I/O while the counters are reset or the filter
+ *            changed (--write)
  *
  * The measured interval is bracketed by --snap SRC=DST copies, read with
  * the process's memory locked (as rs-snap does) to DST.before and
@@ -21,6 +25,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -327,6 +332,103 @@ static int ec_signal_run(const struct ec_opts *o)
 	return 0;
 }
 
+/* --- truncate -------------------------------------------------------------- */
+
+/*
+ * Per round: --file is rewritten with 16 pages and made cold, the reader
+ * touches its first page (a cold read: the fault drops the lock for the
+ * I/O and retries with FAULT_FLAG_TRIED), and 1 ms after the reader
+ * started the truncator cuts the file to 0 bytes, so that the retry finds
+ * the page beyond EOF: VM_FAULT_SIGBUS.  The reader catches SIGBUS.
+ */
+#define EC_TRUNC_PAGES	16
+
+static sigjmp_buf ec_bus_jmp;
+static volatile sig_atomic_t ec_buses;
+
+static void ec_on_bus(int sig)
+{
+	(void)sig;
+	ec_buses++;
+	siglongjmp(ec_bus_jmp, 1);
+}
+
+struct ec_trunc {
+	int fd;
+	atomic_int touching;	/* the reader is about to touch page 0 */
+};
+
+static void *ec_truncator(void *arg)
+{
+	struct ec_trunc *t = arg;
+	struct timespec ms = { 0, 1000000 };
+
+	while (!atomic_load(&t->touching))
+		;
+	nanosleep(&ms, NULL);
+	if (ftruncate(t->fd, 0))
+		ec_die("ftruncate");
+	return NULL;
+}
+
+/* Rewrite the file's EC_TRUNC_PAGES pages and drop them from the cache. */
+static void ec_trunc_refill(int fd, char *page)
+{
+	for (int i = 0; i < EC_TRUNC_PAGES; i++)
+		if (pwrite(fd, page, ec_page, (off_t)i * ec_page) != ec_page)
+			ec_die("pwrite");
+	if (fsync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
+		ec_die("fsync");
+}
+
+static void ec_trunc_round(struct ec_trunc *t, long *sum)
+{
+	size_t size = (size_t)EC_TRUNC_PAGES * ec_page;
+	volatile const char *map;
+	pthread_t tid;
+
+	map = mmap(NULL, size, PROT_READ, MAP_SHARED, t->fd, 0);
+	if (map == MAP_FAILED)
+		ec_die("mmap");
+	madvise((void *)map, size, MADV_RANDOM);
+	atomic_store(&t->touching, 0);
+	errno = pthread_create(&tid, NULL, ec_truncator, t);
+	if (errno)
+		ec_die("pthread_create");
+	if (!sigsetjmp(ec_bus_jmp, 1)) {
+		atomic_store(&t->touching, 1);
+		*sum += map[0];
+	}
+	pthread_join(tid, NULL);
+	munmap((void *)map, size);
+}
+
+static int ec_truncate_run(const struct ec_opts *o)
+{
+	struct sigaction sa = { .sa_handler = ec_on_bus };
+	struct ec_trunc t = { .touching = 0 };
+	char *page = malloc(ec_page);
+	long sum = 0;
+
+	t.fd = open(o->file, O_RDWR);
+	if (t.fd < 0 || !page)
+		ec_die(o->file);
+	memset(page, 0x5a, ec_page);
+	if (sigaction(SIGBUS, &sa, NULL))
+		ec_die("sigaction");
+	ec_mark(o, 0);
+	for (long r = 0; r < o->loops; r++) {
+		ec_trunc_refill(t.fd, page);
+		ec_trunc_round(&t, &sum);
+	}
+	ec_mark(o, 1);
+	printf("rounds=%ld\nsigbus=%d\n", o->loops, (int)ec_buses);
+	ec_report(o);
+	close(t.fd);
+	free(page);
+	return 0;
+}
+
 /* --- efault ---------------------------------------------------------------- */
 
 static int ec_efault_run(const struct ec_opts *o)
@@ -450,6 +552,8 @@ static const struct ec_case {
 	  "one thread reads --pages cold pages of --file, SIGUSR1 every --interval-us" },
 	{ "efault", ec_efault_run,
 	  "read() into an unmapped page (EFAULT), then --loops mmap/munmap" },
+	{ "truncate", ec_truncate_run,
+	  "--loops rounds: a cold read of a writable --file truncated under it (SIGBUS)" },
 	{ "reset", ec_reset_run,
 	  "--threads fault the cold --file; --write after --at-ms (.mid snapshots)" },
 };
@@ -468,7 +572,8 @@ static void ec_usage(FILE *f)
 		   "  --threads N        threads: 1..100000 (default 10000)\n"
 		   "  --pages N          signal: pages to read (default 2000)\n"
 		   "  --interval-us N    signal: between signals, 1..1000000 (default 100)\n"
-		   "  --loops N          efault: mmap/munmap cycles (default 1000)\n"
+		   "  --loops N          efault: mmap/munmap cycles; truncate: rounds\n"
+		   "                     (default 1000)\n"
 		   "  --write PATH=VALUE reset: write VALUE to PATH (%%p: the pid), between\n"
 		   "                     the .before and .mid snapshots\n"
 		   "  --at-ms N          reset: after N ms of faulting, then as long\n"
