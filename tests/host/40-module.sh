@@ -82,7 +82,7 @@ for bv in "${variants[@]}"; do
 	[ "$rc" = 0 ] || not_ok "$v: the VM running tests/vm/module.sh exited $rc"
 	# The counts where the lab's scenarios never go (tests/vm/counts.sh).
 	"$top/scripts/vm" --kernel "$img" --disk "$disk" --out "$out" \
-		--swap-disk 64M --add "$top/tools/edgecase/rs-edgecase" --timeout 1200 -- \
+		--iops 1000 --swap-disk 64M --add "$top/tools/edgecase/rs-edgecase" --timeout 1200 -- \
 		sh "$top/tests/vm/counts.sh" "$ko" "${bv#*:}" >"$out/console-counts.log" 2>&1 ||
 		not_ok "$v: the VM running tests/vm/counts.sh exited $?"
 	# The stress runs on 2 vCPUs with single-threaded TCG.  Under MTTCG

@@ -337,9 +337,10 @@ static int ec_signal_run(const struct ec_opts *o)
 /*
  * Per round: --file is rewritten with 16 pages and made cold, the reader
  * touches its first page (a cold read: the fault drops the lock for the
- * I/O and retries with FAULT_FLAG_TRIED), and 1 ms after the reader
- * started the truncator cuts the file to 0 bytes, so that the retry finds
- * the page beyond EOF: VM_FAULT_SIGBUS.  The reader catches SIGBUS.
+ * I/O and retries with FAULT_FLAG_TRIED), and 0.2, 0.4, 0.8 or 1.6 ms
+ * (by round) after the reader started, the truncator cuts the file to 0
+ * bytes, so that in some rounds the retry finds the page beyond EOF:
+ * VM_FAULT_SIGBUS.  The reader catches SIGBUS.
  */
 #define EC_TRUNC_PAGES	16
 
@@ -355,17 +356,18 @@ static void ec_on_bus(int sig)
 
 struct ec_trunc {
 	int fd;
+	long delay_us;		/* from the reader's start to the truncation */
 	atomic_int touching;	/* the reader is about to touch page 0 */
 };
 
 static void *ec_truncator(void *arg)
 {
 	struct ec_trunc *t = arg;
-	struct timespec ms = { 0, 1000000 };
+	struct timespec gap = { 0, t->delay_us * 1000 };
 
 	while (!atomic_load(&t->touching))
 		;
-	nanosleep(&ms, NULL);
+	nanosleep(&gap, NULL);
 	if (ftruncate(t->fd, 0))
 		ec_die("ftruncate");
 	return NULL;
@@ -418,6 +420,7 @@ static int ec_truncate_run(const struct ec_opts *o)
 		ec_die("sigaction");
 	ec_mark(o, 0);
 	for (long r = 0; r < o->loops; r++) {
+		t.delay_us = 200L << (r % 4);
 		ec_trunc_refill(t.fd, page);
 		ec_trunc_round(&t, &sum);
 	}
