@@ -147,11 +147,11 @@ cases() {
 	# counts no fault.
 	tag=$be.truncate
 	if want truncate && [ -d /mnt/scratch ] &&
-		run "$tag" truncate --file /mnt/scratch/t.bin --loops 40; then
+		run "$tag" truncate --file /mnt/scratch/t.bin --loops 120; then
 		for c in vma_lock_success vma_lock_abort vma_lock_retry; do
 			check "$tag: module $c ($(m $c)) = /proc/vmstat $c delta ($(k $c))" [ "$(m $c)" = "$(k $c)" ]
 		done
-		check "$tag: module major_faults ($(m major_faults)) = getrusage majflt ($(ru majflt)); $(ru sigbus) of 40 rounds got SIGBUS" \
+		check "$tag: module major_faults ($(m major_faults)) = getrusage majflt ($(ru majflt)); $(ru sigbus) of 120 rounds got SIGBUS" \
 			[ "$(m major_faults)" = "$(ru majflt)" ]
 		check "$tag: the truncation raced the read in some rounds ($(ru sigbus) SIGBUS)" [ "$(ru sigbus)" -gt 0 ]
 	fi

@@ -337,8 +337,8 @@ static int ec_signal_run(const struct ec_opts *o)
 /*
  * Per round: --file is rewritten with 16 pages and made cold, the reader
  * touches its first page (a cold read: the fault drops the lock for the
- * I/O and retries with FAULT_FLAG_TRIED), and 0.2, 0.4, 0.8 or 1.6 ms
- * (by round) after the reader started, the truncator cuts the file to 0
+ * I/O and retries with FAULT_FLAG_TRIED), and 0.1 to 3.2 ms (doubling
+ * by round) after the reader started, the truncator cuts the file to 0
  * bytes, so that in some rounds the retry finds the page beyond EOF:
  * VM_FAULT_SIGBUS.  The reader catches SIGBUS.
  */
@@ -420,7 +420,7 @@ static int ec_truncate_run(const struct ec_opts *o)
 		ec_die("sigaction");
 	ec_mark(o, 0);
 	for (long r = 0; r < o->loops; r++) {
-		t.delay_us = 200L << (r % 4);
+		t.delay_us = 100L << (r % 6);
 		ec_trunc_refill(t.fd, page);
 		ec_trunc_round(&t, &sum);
 	}
