@@ -36,6 +36,8 @@
 #                        meta.host; the guest writes neither.
 # /out/crash-at (a test hook of scripts/capture --crash-at): "LABEL N": the
 # guest crashes itself (sysrq c) one second into that run.
+# /out/fail-at (scripts/capture --fail-at): "LABEL N": faultload is killed
+# (SIGKILL, as the OOM killer does) one second into that run.
 set -u
 ko=$1 kernel=$2 todo=$3
 if [ ! -s "$todo" ]; then
@@ -43,6 +45,7 @@ if [ ! -s "$todo" ]; then
 	exit 2
 fi
 crash_at=$(cat /out/crash-at 2>/dev/null)
+fail_at=$(cat /out/fail-at 2>/dev/null)
 dbg=/sys/kernel/debug/retryscope
 if ! insmod "$ko"; then
 	echo "capture: insmod $ko failed" >&2
@@ -88,7 +91,14 @@ while read -r label scen n args <&3; do
 	echo >"$T/trace"
 	echo 1 >"$T/tracing_on"
 	# shellcheck disable=SC2086 # $args is a list of options
-	faultload "$scen" $args --json "$d/workload.json" >"$d/record.log" 2>&1 </dev/null
+	faultload "$scen" $args --json "$d/workload.json" >"$d/record.log" 2>&1 </dev/null &
+	fpid=$!
+	if [ "$fail_at" = "$label $n" ]; then
+		echo "capture: killing faultload in $label run $n (--fail-at)" >&2
+		sleep 1
+		kill -KILL "$fpid"
+	fi
+	wait "$fpid"
 	frc=$?
 	echo 0 >"$T/tracing_on"
 	# -k: keep the events enabled (extract would disable them all)

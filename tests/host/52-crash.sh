@@ -49,3 +49,42 @@ if "$top/tools/report/rs-report" "$res/$id" -o "$res/$id/report.md" >/dev/null 2
 else
 	not_ok "rs-report lists the crash under the kernel"
 fi
+
+# A run whose workload fails while the guest lives (faultload OOM-killed in
+# a memcg scenario) is done again in the same way (scripts/capture
+# --fail-at: faultload SIGKILLed one second into run 1 of 2).
+id=fail
+log=$RS_BUILD/check/capture-fail.log
+t0=$(date +%s)
+"$top/scripts/capture" --variant "$v" --runs 2 --run-id "$id" --results "$res" \
+	--fail-at minor:1 minor:--duration,2 >"$log" 2>&1
+rc=$?
+d=$res/$id/$v/minor
+if [ "$rc" = 0 ]; then
+	ok "capture with faultload killed in run 1 of 2 exits 0 ($(($(date +%s) - t0)) s)"
+else
+	tail -n 15 "$log" | sed 's/^/#   /'
+	not_ok "capture with faultload killed in run 1 of 2 exits 0 (exit $rc)"
+fi
+if [ "$(status_get "$d/1/status" result 2>/dev/null)" = failed ] &&
+	[ "$(status_get "$d/1/status" crash 2>/dev/null)" = none ] &&
+	grep -q 'faultload exited 137' "$d/1/status" && [ -f "$d/1/redone" ]; then
+	ok "run 1: result=failed crash=none, faultload exited 137, marked redone"
+else
+	sed 's/^/#   /' "$d/1/status" 2>/dev/null
+	not_ok "run 1: result=failed crash=none, faultload exited 137, marked redone"
+fi
+for n in 2 3; do
+	if [ "$(status_get "$d/$n/status" result 2>/dev/null)" = ok ] && [ -s "$d/$n/stats.after" ]; then
+		ok "fail: run $n filed ok with its counters"
+	else
+		sed 's/^/#   /' "$d/$n/status" 2>/dev/null
+		not_ok "fail: run $n filed ok with its counters"
+	fi
+done
+if grep -q 'recovered from: 0; failed runs done again: 1' "$log"; then
+	ok "capture says it did 1 failed run again"
+else
+	grep '^capture:' "$log" | tail -n 3 | sed 's/^/#   /'
+	not_ok "capture says it did 1 failed run again"
+fi
