@@ -216,5 +216,6 @@ for be in auto fprobe kprobe; do
 	cases "$be"
 	mid_cases "$be"
 	check "rmmod retryscope (backend=$be)" rmmod retryscope
+	# before the next backend's dmesg -c wipes this one's log
+	kernel_log_clean "backend=$be: after the count tests"
 done
-kernel_log_clean "after the count tests"

@@ -66,4 +66,8 @@ kernel_log_clean() {
 	kl="no kmemleak"
 	[ -w "$km" ] && kl="kmemleak found $leaks leaks"
 	check "$what: kernel log clean, $n reports of oops, bug, warning, kasan or lockdep; $kl" [ "$n" = 0 -a "$leaks" = 0 ]
+	# what they were, where the host shows it (the TAP file)
+	if [ "$n" != 0 ] || [ "$leaks" != 0 ]; then
+		cat "$f" "$f.kmemleak" 2>/dev/null | head -n 40 | sed 's/^/#   /' | tee -a "$RS_TAP"
+	fi
 }
