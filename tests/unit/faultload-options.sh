@@ -96,7 +96,7 @@ fi
 # a Python expression on d that must be true.
 check_json() {
 	python3 - "$@" <<'PY'
-import json, sys
+import json, os, sys
 path, want, extra = sys.argv[1], sys.argv[2].split(","), (sys.argv[3:] or ["True"])[0]
 d = json.load(open(path))
 def need(cond, what):
@@ -156,8 +156,13 @@ smoke "same-pages --passes 2" same 'd["classes"]["same"]["ops"] == 2 * 1024 * 4'
 	same-pages --file "$data" --no-drop-caches --passes 2 --threads 4
 smoke "fork-during-io" io,fork 'd["classes"]["fork"]["ops"] >= 3' \
 	fork-during-io --file "$data" --no-drop-caches --duration 0.5 --fork-interval 20
-smoke "ui-inversion" hi,io,writer 'd["hi_policy"] in ("SCHED_FIFO", "nice-20", "normal")' \
-	ui-inversion --file "$data" --no-drop-caches --duration 0.5
+smoke "ui-inversion" hi,io,writer,cpu '(d["hi_policy"] in ("SCHED_FIFO", "nice-20", "normal")
+    and d["classes"]["cpu"]["threads"] == os.cpu_count() == d["options"]["cpu_threads"]
+    and d["classes"]["hi"]["ops"] >= 1 and d["classes"]["writer"]["ops"] >= 1
+    and d["classes"]["hi"]["minflt"] >= d["classes"]["hi"]["ops"] * (3 + 1))' \
+	ui-inversion --file "$data" --no-drop-caches --duration 0.5 --swap-threads 0 --hi-pages 3
+smoke "ui-inversion --cpu-threads 0" hi,io,writer '"cpu" not in d["classes"] and "swap" not in d["classes"]' \
+	ui-inversion --file "$data" --no-drop-caches --duration 0.3 --swap-threads 0 --cpu-threads 0
 smoke "contended --swap-threads 0" io,writer 'd["classes"]["writer"]["ops"] > 0' \
 	contended --file "$data" --no-drop-caches --duration 0.5 --swap-threads 0
 
@@ -173,7 +178,8 @@ fi
 # Swap: on a host without swap both swap scenarios fail clearly.  With
 # swap on the host, do not push host memory out: skip.
 if [ "$(tail -n +2 /proc/swaps | wc -l)" = 0 ]; then
-	for args in "swap-in --size 4M" "contended --file $data --no-drop-caches --duration 0.3"; do
+	for args in "swap-in --size 4M" "contended --file $data --no-drop-caches --duration 0.3" \
+		"ui-inversion --file $data --no-drop-caches --duration 0.3"; do
 		rc=0
 		# shellcheck disable=SC2086 # args is a word list on purpose
 		"$fl" $args --quiet >"$tmp/out" 2>"$tmp/err" || rc=$?
@@ -188,6 +194,7 @@ if [ "$(tail -n +2 /proc/swaps | wc -l)" = 0 ]; then
 else
 	ok "swap-in without swap # SKIP the host has swap"
 	ok "contended without swap # SKIP the host has swap"
+	ok "ui-inversion without swap # SKIP the host has swap"
 fi
 
 # Unprivileged: drop_caches and SCHED_FIFO degrade with a warning.  As root
@@ -215,9 +222,9 @@ else
 	fi
 	rc=0
 	"${unpriv[@]}" "$fl" ui-inversion --file "$data" --no-drop-caches --duration 0.3 \
-		--quiet >"$tmp/out" 2>"$tmp/err" || rc=$?
+		--swap-threads 0 --quiet >"$tmp/out" 2>"$tmp/err" || rc=$?
 	if [ "$rc" = 0 ] && grep -q 'fl-hi: ' "$tmp/err" &&
-		check_json "$tmp/out" hi,io,writer 'd["hi_policy"] in ("nice-20", "normal")' >/dev/null 2>&1; then
+		check_json "$tmp/out" hi,io,writer,cpu 'd["hi_policy"] in ("nice-20", "normal")' >/dev/null 2>&1; then
 		ok "unprivileged ui-inversion: hi_policy $(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["hi_policy"])' "$tmp/out"), exit 0"
 	else
 		show "$tmp/err"

@@ -31,7 +31,8 @@ enum opt_id {
 	O_THREADS, O_DURATION, O_PASSES, O_FILE, O_SIZE, O_SWAP_SIZE,
 	O_SWAP_THREADS, O_JSON, O_SEED, O_DROP, O_NO_DROP, O_MADV, O_ORDER,
 	O_KIND, O_FORK_INTERVAL, O_HI_PAGES, O_HI_INTERVAL, O_WRITER_SIZE,
-	O_WRITER_PAUSE, O_MEMCG_MAX, O_QUIET, O_HELP, O_LIST, O_COUNT
+	O_WRITER_PAUSE, O_CPU_THREADS, O_MEMCG_MAX, O_QUIET, O_HELP, O_LIST,
+	O_COUNT
 };
 
 #define GIVEN(o, id)	(((o)->given >> (id)) & 1)
@@ -43,6 +44,7 @@ enum opt_id {
 			 SC_BIT(SC_CONTENDED) | SC_BIT(SC_SAME_PAGES) | \
 			 SC_BIT(SC_MINOR))
 #define S_WRITER	(SC_BIT(SC_CONTENDED) | SC_BIT(SC_UI_INVERSION))
+#define S_SWAP		(SC_BIT(SC_CONTENDED) | SC_BIT(SC_UI_INVERSION))
 #define S_NONE		0u
 
 static const struct optdef {
@@ -69,9 +71,9 @@ static const struct optdef {
 		"bytes to map and touch, K/M/G suffix allowed:\n"
 		"the first BYTES of --file (default clamped to\n"
 		"the file), swap-in/minor anon: anonymous memory" },
-	[O_SWAP_SIZE] = { "swap-size", "BYTES", SC_BIT(SC_CONTENDED),
+	[O_SWAP_SIZE] = { "swap-size", "BYTES", S_SWAP,
 		"anonymous memory pushed to swap (default 32M)" },
-	[O_SWAP_THREADS] = { "swap-threads", "N", SC_BIT(SC_CONTENDED),
+	[O_SWAP_THREADS] = { "swap-threads", "N", S_SWAP,
 		"fl-swap threads (default 2; 0: no swap part)" },
 	[O_JSON] = { "json", "PATH", SC_ALL,
 		"write the JSON result to PATH (default -: stdout)" },
@@ -96,13 +98,18 @@ static const struct optdef {
 	[O_FORK_INTERVAL] = { "fork-interval", "MS", SC_BIT(SC_FORK_DURING_IO),
 		"milliseconds between fork() calls (default 50)" },
 	[O_HI_PAGES] = { "hi-pages", "N", SC_BIT(SC_UI_INVERSION),
-		"pages of the fl-hi thread's VMA (default 64)" },
+		"pages fl-hi maps fresh and touches per frame\n"
+		"(default 16)" },
 	[O_HI_INTERVAL] = { "hi-interval", "MS", SC_BIT(SC_UI_INVERSION),
-		"fl-hi sleep between passes, ms (default 4)" },
+		"fl-hi sleep between frames, ms (default 4)" },
 	[O_WRITER_SIZE] = { "writer-size", "BYTES", S_WRITER,
-		"size of the fl-writer's VMA (default 64K)" },
+		"size of the fl-writer's VMA (default 64K;\n"
+		"ui-inversion: the part it mprotect()s)" },
 	[O_WRITER_PAUSE] = { "writer-pause", "MS", S_WRITER,
 		"fl-writer sleep between cycles, ms (default 0)" },
+	[O_CPU_THREADS] = { "cpu-threads", "N", SC_BIT(SC_UI_INVERSION),
+		"fl-cpu spinners at nice 0 (default: one per\n"
+		"online CPU; 0: none)" },
 	[O_MEMCG_MAX] = { "memcg-max", "BYTES", SC_ALL,
 		"run in a child cgroup v2 with this memory.max\n"
 		"(memory pressure: pages reclaimed mid-run)" },
@@ -165,7 +172,7 @@ static void print_help(FILE *f)
 	}
 	fprintf(f,
 		"\nThreads are named fl-io, fl-swap, fl-same, fl-minor, fl-hi,\n"
-		"fl-writer and fl-main (the main thread, which forks).\n");
+		"fl-writer, fl-cpu and fl-main (the main thread, which forks).\n");
 }
 
 static void print_list(FILE *f)
@@ -331,6 +338,10 @@ static int set_value(struct fl_opts *o, int id, const char *arg)
 		return ret;
 	case O_WRITER_PAUSE:
 		return get_double(id, arg, 0, 0, 10000, &o->writer_pause_ms);
+	case O_CPU_THREADS:
+		ret = get_uint(id, arg, 0, MAX_THREADS, &v);
+		o->cpu_threads = (unsigned int)v;
+		return ret;
 	case O_QUIET:
 		o->quiet = 1;
 		return 0;
@@ -370,7 +381,7 @@ static void set_defaults(struct fl_opts *o)
 	o->order = FL_ORDER_SEQ;
 	o->kind = FL_KIND_ANON;
 	o->fork_interval_ms = 50;
-	o->hi_pages = 64;
+	o->hi_pages = 16;
 	o->hi_interval_ms = 4;
 	o->writer_size = 64ull << 10;
 	o->writer_pause_ms = 0;
@@ -495,6 +506,11 @@ static int apply_scenario(struct fl_opts *o)
 		o->duration = GIVEN(o, O_PASSES) ? MAX_DURATION : o->sc->def.duration;
 	if (!(o->sc->flags & SCF_DROP))
 		o->drop_caches = 0;
+	if (!GIVEN(o, O_CPU_THREADS) && fl_opt_applies(o, "cpu-threads")) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		o->cpu_threads = n > 0 && n <= MAX_THREADS ? (unsigned int)n : 1;
+	}
 	return 0;
 }
 
@@ -527,7 +543,7 @@ int fl_opts_parse(struct fl_opts *o, int argc, char **argv, int *exit_now)
 		ret = 0;	/* every thread touches the whole range */
 	else
 		ret = check_slices("--size", o->size, "--threads", o->threads);
-	if (!ret && o->sc->id == SC_CONTENDED)
+	if (!ret && fl_opt_applies(o, "swap-threads"))
 		ret = check_slices("--swap-size", o->swap_size, "--swap-threads",
 				   o->swap_threads);
 	if (ret)

@@ -38,6 +38,7 @@ struct fl_opts {
 	double fork_interval_ms;
 	unsigned int hi_pages;
 	double hi_interval_ms;
+	unsigned int cpu_threads;	/* ui-inversion; set to the online CPUs unless given */
 	uint64_t writer_size;
 	double writer_pause_ms;
 	uint64_t memcg_max;		/* 0: no cgroup of our own */

@@ -155,6 +155,7 @@ static struct json_object *options_json(const struct fl_opts *o)
 	OPT("writer-size", "writer_size", juint(o->writer_size));
 	OPT("memcg-max", "memcg_max", juint(o->memcg_max));
 	OPT("writer-pause", "writer_pause_ms", jdouble(o->writer_pause_ms, 3));
+	OPT("cpu-threads", "cpu_threads", juint(o->cpu_threads));
 #undef OPT
 	return j;
 }

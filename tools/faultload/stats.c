@@ -15,9 +15,10 @@ static const struct {
 	[FL_CLASS_SWAP]		= { "swap",	"fl-swap",	1 },
 	[FL_CLASS_SAME]		= { "same",	"fl-same",	1 },
 	[FL_CLASS_MINOR]	= { "minor",	"fl-minor",	1 },
-	[FL_CLASS_HI]		= { "hi",	"fl-hi",	1 },
+	[FL_CLASS_HI]		= { "hi",	"fl-hi",	0 },
 	[FL_CLASS_WRITER]	= { "writer",	"fl-writer",	0 },
 	[FL_CLASS_FORK]		= { "fork",	"fl-main",	0 },
+	[FL_CLASS_CPU]		= { "cpu",	"fl-cpu",	0 },
 };
 
 const char *fl_class_name(enum fl_class c)

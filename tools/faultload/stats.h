@@ -20,9 +20,10 @@ enum fl_class {
 	FL_CLASS_SWAP,		/* swap-in faults */
 	FL_CLASS_SAME,		/* many threads, same file pages */
 	FL_CLASS_MINOR,		/* minor-fault microbenchmark */
-	FL_CLASS_HI,		/* the high-priority "UI" thread */
+	FL_CLASS_HI,		/* the high-priority "UI" thread: ops are frames */
 	FL_CLASS_WRITER,	/* mmap_lock writer: ops are write cycles */
 	FL_CLASS_FORK,		/* fork() calls by the main thread */
+	FL_CLASS_CPU,		/* CPU-bound spinners: ops are 1 ms slices */
 	FL_NCLASSES
 };
 

@@ -275,6 +275,13 @@ int fl_swap_setup(struct fl_thread *t)
 	fl_order_fill(p->order, n, ctx->o->order == FL_ORDER_RANDOM,
 		      ctx->o->seed + 1000 + t->idx);
 	t->priv = p;
+	if (ctx->nice) {
+		int err = fl_set_thread_nice(ctx->nice);
+
+		if (err)
+			fl_warn("%s: setpriority(nice %d): %s",
+				fl_class_comm(t->cls), ctx->nice, strerror(-err));
+	}
 	return 0;
 }
 

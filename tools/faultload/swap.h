@@ -43,6 +43,7 @@ struct fl_swap_ctx {
 	const struct fl_opts *o;
 	struct fl_swap *swap;
 	uint64_t passes;	/* 0: until stopped */
+	int nice;		/* set on each swap thread if non-zero */
 };
 
 /*
