@@ -94,8 +94,8 @@ cp "$tmp/out" "$tmp/stdout"
 rep=$tmp/rep/report.md
 h='| file-io | stock | 8,100 [8,000–8,200] | 0 | 100 [100–550] | 40 [38–42] |'
 contains "headline file-io stock (fallbacks, kept, hi p99, throughput)" "$tmp/stdout" "$h"
-h='| file-io | patched | 20 [10–30] (×0.00247) | 8,200 [8,100–8,300] (×—) | 83.5 [82–85] (×0.835) | 75 [60–90] (×1.88) |'
-contains "headline file-io patched: failed run 2 excluded, ratios" "$tmp/stdout" "$h"
+h='| file-io | patched | 20 [10–30] (×0.00247) | 8,200 [8,100–8,300] (×—) | 83.5 [82–85] (×0.835) (inversion not exercised) | 75 [60–90] (×1.88) |'
+contains "headline file-io patched: failed run 2 excluded, ratios, fl-hi never waited" "$tmp/stdout" "$h"
 contains "headline swap stock: lossy run marked" "$tmp/stdout" "| swap | stock | 600 [500–700]† | 0† | 100† | 21 [20–22]† |"
 contains "headline swap patched: ratio to a lossy baseline marked" "$tmp/stdout" "| swap | patched | 50 [40–60] (×0.0833†) |"
 contains "headline is in report.md too" "$rep" "| file-io | stock | 8,100 [8,000–8,200] |"
@@ -113,6 +113,28 @@ contains "fallbacks per 1,000 major faults" "$rep" "| fallbacks per 1,000 major 
 contains "attempts_max is the after value" "$rep" "| max attempts (value after the run) | 3 | 3 | 1 |"
 contains "counter missing on stock is n/a" "$rep" "| new_counter_x | n/a | 8 [7–9] | — |"
 contains "definitions stated" "$rep" "## Definitions"
+# The inversion guard (issue 16): fl-hi's mmap_lock waits from trace.json's
+# by_comm; a kernel whose hi thread never waited 100 us gets no verdict.
+contains "hi waits from by_comm, read + write" "$rep" "| hi acquisitions | 5 | 2 | 0.4 |"
+contains "hi waits >= 100 us" "$rep" "| hi waits ≥ 100 µs | 3 | 0 | 0 |"
+contains "hi waits 1-10 ms" "$rep" "| hi waits [1, 10) ms | 2 | 0 | 0 |"
+contains "guard: patched did not exercise the inversion, no p99 claim" "$rep" \
+	"- The high-priority thread: patched: this run did not exercise the inversion (in no run of file-io did fl-hi wait 100 µs or more on mmap_lock, trace.json), so its latency is no verdict on it. No claim on the hi thread's p99 is made."
+lacks "guard: no p99 verdict on patched" "$rep" "lowers the high-priority thread's p99"
+# once patched's hi thread waits too, the verdict is back
+gres=$tmp/guard
+cp -r "$fx/results" "$gres"
+for f in "$gres"/patched/*/*/trace.json; do
+	python3 - "$f" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["mmap_lock"]["by_comm"]["fl-hi"]["read"]["wait_us_hist"][4] = 1
+json.dump(d, open(sys.argv[1], "w"))
+PY
+done
+check "rs-report with fl-hi waits on both kernels" "$bin/rs-report" "$gres" --baseline stock -o "$tmp/guard.md"
+contains "  the hi p99 verdict is made" "$tmp/guard.md" "lowers the high-priority thread's p99 fault latency most"
+lacks "  and no guard line" "$tmp/guard.md" "did not exercise the inversion"
 for p in plot-latency-file-io plot-attempts-swap plot-fallback-causes; do
 	if grep -q '<svg' "$tmp/rep/$p.svg" 2>/dev/null && grep -qF "($p.svg)" "$rep"; then
 		ok "plot $p.svg written and linked"

@@ -44,6 +44,8 @@ const struct row_list attempt_counts = { 4, attempt_name, attempt_text, attempt_
 #define LOCK(text, m, fig) { .label = text, .src = SRC_MMAP_LOCK, .mode = m, .lock = fig }
 #define LOCK_BUCKET(text, m, b) \
 	{ .label = text, .src = SRC_MMAP_LOCK, .mode = m, .lock = LOCK_WAITS_IN, .bucket = b }
+#define HI_LOCK(text, fig, b) \
+	{ .label = text, .src = SRC_MMAP_LOCK, .hi = 1, .mode = LOCK_NMODES, .lock = fig, .bucket = b }
 #define LATENCY(text, q) { .label = text, .src = SRC_LATENCY, .per_class = 1, .quantile = q }
 #define WORKLOAD(text, fig) { .label = text, .src = SRC_WORKLOAD, .wl = fig }
 #define LOCK_ROWS(mode, m)                                                  \
@@ -75,6 +77,16 @@ const struct row scenario_rows[] = {
 	SECTION("**mmap_lock** (trace.json, workload tasks; module counters without it)"),
 	LOCK_ROWS("read", LOCK_READ),
 	LOCK_ROWS("write", LOCK_WRITE),
+	{ .label = "**the hi thread's mmap_lock** (trace.json: fl-hi's read and write "
+		   "acquisitions, faults and syscalls)", .src = SRC_SECTION, .hi = 1 },
+	HI_LOCK("hi acquisitions", LOCK_ACQUIRE, 0),
+	HI_LOCK("hi total wait (µs)", LOCK_WAIT_US, 0),
+	HI_LOCK("hi waits ≥ 100 µs", LOCK_WAITS_FROM, HI_WAIT_BUCKET),
+	HI_LOCK("hi waits [100, 1000) µs", LOCK_WAITS_IN, RS_WAIT_100us_1ms),
+	HI_LOCK("hi waits [1, 10) ms", LOCK_WAITS_IN, RS_WAIT_1_10ms),
+	HI_LOCK("hi waits [10, 100) ms", LOCK_WAITS_IN, RS_WAIT_10_100ms),
+	HI_LOCK("hi waits ≥ 100 ms", LOCK_WAITS_FROM, RS_WAIT_100ms_1s),
+	HI_LOCK("hi max wait (µs)", LOCK_MAX_US, 0),
 	SECTION("**fault latency** (µs, per class; thread histograms merged per run)"),
 	LATENCY("p50", 0.5),
 	LATENCY("p99", 0.99),
@@ -165,7 +177,8 @@ static void check_rows(const struct row *rows, size_t n, const char *table)
 			if (!r->counter && !r->each)
 				name_error("%s: row \"%s\" reads no counter", table, r->label);
 		}
-		for (int w = 0; r->src == SRC_MMAP_LOCK && w < 2 + (r->lock == LOCK_WAITS_IN);
+		/* the hi rows read trace.json only */
+		for (int w = 0; r->src == SRC_MMAP_LOCK && !r->hi && w < 2 + (r->lock == LOCK_WAITS_IN);
 		     w++) {
 			lock_counter(r->mode, w < 2 ? w : 2 + (int)r->bucket, buf, sizeof(buf));
 			check_counter(buf, table);
@@ -255,9 +268,68 @@ int measures_counter_shown(const char *name)
 
 /* mmap_lock acquisitions and waits: the workload's tasks in trace.json when
  * the run has one, otherwise the module's counters (no max wait there). */
+/* fl-hi's figures (row->hi): trace.json's by_comm, read + write; zero
+ * when the hi thread took no mmap_lock, NaN without a class hi or by_comm. */
+static double hi_lock_value(const struct row *row, const struct run *r)
+{
+	double acq = 0, wait_ns = 0, max_ns = 0, in = 0, from = 0;
+	if (!r->tr.have_by_comm || !workload_class(&r->wl, "hi"))
+		return NAN;
+	for (int m = 0; m < LOCK_NMODES; m++) {
+		const struct trace_mode *t = &r->tr.hi[m];
+		if (row->mode != LOCK_NMODES && row->mode != (enum lock_mode)m)
+			continue;
+		acq += t->acquire;
+		wait_ns += t->wait_ns_total;
+		max_ns = t->wait_ns_max > max_ns ? t->wait_ns_max : max_ns;
+		in += t->hist[row->bucket];
+		for (int b = (int)row->bucket; b < RS_NWAIT_BUCKETS; b++)
+			from += t->hist[b];
+	}
+	switch (row->lock) {
+	case LOCK_ACQUIRE:
+		return acq;
+	case LOCK_WAIT_US:
+		return wait_ns / 1000.0;
+	case LOCK_AVG_US:
+		return acq > 0 ? wait_ns / 1000.0 / acq : NAN;
+	case LOCK_WAITS_IN:
+		return in;
+	case LOCK_WAITS_FROM:
+		return from;
+	case LOCK_MAX_US:
+		return max_ns / 1000.0;
+	}
+	return NAN;
+}
+
+int hi_waited(const struct run *r)
+{
+	static const struct row waited = { .src = SRC_MMAP_LOCK, .hi = 1, .mode = LOCK_NMODES,
+					   .lock = LOCK_WAITS_FROM, .bucket = HI_WAIT_BUCKET };
+	double n = hi_lock_value(&waited, r);
+	return isnan(n) ? -1 : n > 0;
+}
+
+int inversion_exercised(const struct results *res, const char *kernel, const char *scen)
+{
+	int known = 0, waited = 0;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct run *r = &res->r[i];
+		if (strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) ||
+		    r->status == RUN_FAILED || hi_waited(r) < 0)
+			continue;
+		known++;
+		waited += hi_waited(r);
+	}
+	return !known || waited;
+}
+
 static double lock_value(const struct row *row, const struct run *r)
 {
 	double acq, wait_ns, in_bucket, max_ns = NAN;
+	if (row->hi)
+		return hi_lock_value(row, r);
 	if (r->tr.have_mmap_lock) {
 		const struct trace_mode *t = &r->tr.mode[row->mode];
 		acq = t->acquire;
@@ -282,6 +354,8 @@ static double lock_value(const struct row *row, const struct run *r)
 		return acq > 0 ? wait_ns / 1000.0 / acq : NAN;
 	case LOCK_WAITS_IN:
 		return in_bucket;
+	case LOCK_WAITS_FROM:
+		return NAN; /* only the hi rows use it */
 	case LOCK_MAX_US:
 		return max_ns / 1000.0;
 	}

@@ -40,8 +40,13 @@ enum lock_figure {
 	LOCK_WAIT_US,   /* their total wait (µs) */
 	LOCK_AVG_US,    /* total wait / acquisitions (µs) */
 	LOCK_WAITS_IN,  /* acquisitions whose wait fell in bucket */
+	LOCK_WAITS_FROM, /* acquisitions whose wait fell in bucket or above */
 	LOCK_MAX_US,    /* the longest wait (µs; trace.json only) */
 };
+
+/* The hi thread "waited on mmap_lock" (the inversion happened) when one
+ * of its acquisitions waited this long or longer. */
+#define HI_WAIT_BUCKET RS_WAIT_100us_1ms
 
 enum wl_figure { WL_THROUGHPUT, WL_WALL_S, WL_FAULTS_PER_S, WL_ERRORS };
 
@@ -74,7 +79,11 @@ struct row {
 				      * the scenario; consecutive per_class rows repeat
 				      * as a group, class by class */
 	double quantile;             /* SRC_LATENCY: 0.5, 0.99, 0.999 or Q_MAX */
-	enum lock_mode mode;         /* SRC_MMAP_LOCK */
+	enum lock_mode mode;         /* SRC_MMAP_LOCK; LOCK_NMODES: read + write */
+	int hi;                      /* SRC_MMAP_LOCK: fl-hi's (trace.json's
+				      * by_comm) instead of the workload's; the
+				      * row (and SRC_SECTION) only where the
+				      * scenario has class hi */
 	enum lock_figure lock;       /* SRC_MMAP_LOCK */
 	enum rs_wait_bucket bucket;  /* SRC_MMAP_LOCK, LOCK_WAITS_IN */
 	enum wl_figure wl;           /* SRC_WORKLOAD */
@@ -124,6 +133,15 @@ double cell_median(const struct results *res, const char *kernel, const char *sc
 void fmt_cell(const struct cell *c, char *buf, size_t n);
 /* kernel median / baseline median, 3 significant digits; "—" when undefined. */
 void fmt_ratio(const struct cell *k, const struct cell *base, char *buf, size_t n);
+
+/* Whether the hi thread of run r waited on mmap_lock (HI_WAIT_BUCKET or
+ * longer, trace.json): 1 or 0; -1 when the run cannot tell (no class hi,
+ * or no per-task mmap_lock figures in its trace). */
+int hi_waited(const struct run *r);
+
+/* 0 when runs of kernel's scen tell (hi_waited) and in none of them did
+ * the hi thread wait on mmap_lock; else 1. */
+int inversion_exercised(const struct results *res, const char *kernel, const char *scen);
 
 /* The workload classes of a scenario: the known ones (hi io swap writer
  * same fork minor) in that order, then the others as first seen.  The

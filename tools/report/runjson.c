@@ -184,6 +184,30 @@ void load_workload(struct workload *w, const char *path)
 	json_object_put(o);
 }
 
+/* The read and write figures of one task set (mmap_lock.<what>). */
+static void load_modes(struct trace_mode tm[2], json_object *set, const char *path,
+		       const char *what)
+{
+	static const char *const mode[2] = { "read", "write" };
+	for (int m = 0; m < 2; m++) {
+		json_object *x = jobj(set, mode[m], path, what);
+		char *where = xasprintf("%s.%s", what, mode[m]);
+		tm[m].acquire = jnum(x, "acquire", path, where);
+		tm[m].trylock = jnum(x, "trylock", path, where);
+		tm[m].failed = jnum(x, "failed", path, where);
+		tm[m].wait_ns_total = jnum(x, "wait_ns_total", path, where);
+		tm[m].wait_ns_max = jnum(x, "wait_ns_max", path, where);
+		json_object *h = jget(x, "wait_us_hist");
+		if (h && !json_object_is_type(h, json_type_array))
+			fatal("%s: malformed JSON: %s.wait_us_hist is not an array", path, where);
+		for (int i = 0; i < 8; i++) {
+			json_object *e = h ? json_object_array_get_idx(h, (size_t)i) : NULL;
+			tm[m].hist[i] = e ? json_object_get_double(e) : NAN;
+		}
+		free(where);
+	}
+}
+
 void load_trace(struct trace_sum *t, const char *path)
 {
 	json_object *o = load_json(path, &t->present);
@@ -194,26 +218,16 @@ void load_trace(struct trace_sum *t, const char *path)
 	json_object *wk = ml ? jobj(ml, "workload", path, "mmap_lock") : NULL;
 	if (wk) {
 		t->have_mmap_lock = 1;
-		static const char *const mode[2] = { "read", "write" };
-		for (int m = 0; m < 2; m++) {
-			json_object *x = jobj(wk, mode[m], path, "mmap_lock.workload");
-			struct trace_mode *tm = &t->mode[m];
-			char *where = xasprintf("mmap_lock.workload.%s", mode[m]);
-			tm->acquire = jnum(x, "acquire", path, where);
-			tm->trylock = jnum(x, "trylock", path, where);
-			tm->failed = jnum(x, "failed", path, where);
-			tm->wait_ns_total = jnum(x, "wait_ns_total", path, where);
-			tm->wait_ns_max = jnum(x, "wait_ns_max", path, where);
-			json_object *h = jget(x, "wait_us_hist");
-			for (int i = 0; i < 8; i++) {
-				json_object *e = h ? json_object_array_get_idx(h, (size_t)i) : NULL;
-				if (h && !json_object_is_type(h, json_type_array))
-					fatal("%s: malformed JSON: %s.wait_us_hist is not an array", path,
-					      where);
-				tm->hist[i] = e ? json_object_get_double(e) : NAN;
-			}
-			free(where);
-		}
+		load_modes(t->mode, wk, path, "mmap_lock.workload");
+	}
+	json_object *bc = ml ? jget(ml, "by_comm") : NULL;
+	if (bc) {
+		if (!json_object_is_type(bc, json_type_object))
+			fatal("%s: malformed JSON: mmap_lock.by_comm is not an object", path);
+		t->have_by_comm = 1;
+		json_object *hi = jobj(bc, "fl-hi", path, "mmap_lock.by_comm");
+		if (hi)
+			load_modes(t->hi, hi, path, "mmap_lock.by_comm.fl-hi");
 	}
 	json_object_put(o);
 }

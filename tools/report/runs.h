@@ -66,6 +66,8 @@ struct trace_sum {
 	int present;        /* trace.json exists */
 	int have_mmap_lock; /* and has mmap_lock statistics */
 	struct trace_mode mode[2];
+	int have_by_comm;   /* mmap_lock.by_comm: per task name */
+	struct trace_mode hi[2]; /* by_comm's fl-hi (zero when it is absent) */
 	double lost_events;
 };
 

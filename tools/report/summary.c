@@ -23,6 +23,9 @@ static void headline_cell(const struct results *res, struct sbuf *b, const char 
 	}
 	if (i == KEY_P99 && hc && strcmp(hc, "hi"))
 		sb_printf(b, " (%s class)", hc);
+	if (i == KEY_P99 && hc && !strcmp(hc, "hi") &&
+	    !inversion_exercised(res, res->kernels[k], scen))
+		sb_printf(b, " (inversion not exercised)");
 	sb_printf(b, " |");
 }
 
@@ -137,6 +140,32 @@ static void range_of(const struct results *res, const char *scen, const struct r
 	}
 }
 
+/* The hi thread's latency says something about the inversion only where it
+ * waited on mmap_lock: each kernel none of whose runs of scen shows such a
+ * wait (hi_waited) loses its value in v[] and is named.  Returns 0 when no
+ * kernel is left (the claim is not made). */
+static int inversion_guard(const struct results *res, struct sbuf *b, const char *scen,
+			   double *v)
+{
+	int left = 0, named = 0;
+	for (size_t k = 0; k < res->nk; k++) {
+		if (!inversion_exercised(res, res->kernels[k], scen)) {
+			sb_printf(b, "%s%s", named++ ? ", " : "- The high-priority thread: ",
+				  res->kernels[k]);
+			v[k] = NAN;
+		} else if (k && !isnan(v[k])) {
+			left++; /* a variant the claim can name */
+		}
+	}
+	int go = left > 0 && !isnan(v[0]);
+	if (named)
+		sb_printf(b, ": this run did not exercise the inversion (in no run of %s did "
+			     "fl-hi wait 100 µs or more on mmap_lock, trace.json), so its latency "
+			     "is no verdict on it.%s\n",
+			  scen, go ? "" : " No claim on the hi thread's p99 is made.");
+	return go;
+}
+
 /* The claim on the p99 latency of class cls (who: its name in the text), in
  * the first scenario that has it; v, lo, hi are scratch of res->nk each. */
 static void p99_claim(const struct results *res, struct sbuf *b, const char *cls,
@@ -148,6 +177,8 @@ static void p99_claim(const struct results *res, struct sbuf *b, const char *cls
 	if (!scen)
 		return;
 	range_of(res, scen, &key_rows[KEY_P99], cls, v, lo, hi);
+	if (!strcmp(cls, "hi") && !inversion_guard(res, b, scen, v))
+		return;
 	char *where = xasprintf("%s (median over runs of %s's p99)", scen, who);
 	claim(res, b, v, lo, hi, want, what, " µs", where);
 	free(where);
