@@ -9,6 +9,7 @@
  * (tep_find_field + tep_read_number_field); an event or field missing from
  * the trace's formats is reported as null, not as zero.
  */
+#include "chains.h"
 #include "cli.h"
 #include "lockpair.h"
 #include "rsnames.h"
@@ -29,18 +30,23 @@ static const char *cause_name(size_t i)
 	return i < RS_NCAUSES ? rs_cause_name[i] : "unknown";
 }
 
-enum ev { EV_START, EV_ACQUIRE, EV_RELEASED, EV_RETRY, EV_FALLBACK, EV_KEPT, EV_N };
+enum ev { EV_START, EV_ACQUIRE, EV_RELEASED, EV_RETRY, EV_FALLBACK, EV_KEPT, EV_SWITCH, EV_N };
 static const char *const ev_sys[EV_N] = {
-	"mmap_lock", "mmap_lock", "mmap_lock", "retryscope", "retryscope", "retryscope",
+	"mmap_lock", "mmap_lock", "mmap_lock", "retryscope", "retryscope", "retryscope", "sched",
 };
 static const char *const ev_name[EV_N] = {
 	"mmap_lock_start_locking", "mmap_lock_acquire_returned", "mmap_lock_released",
 	"retryscope_fault_retry", "retryscope_mmap_fallback", "retryscope_retry_kept",
+	"sched_switch",
 };
 
-enum fld { F_WRITE, F_SUCCESS, F_ADDRESS, F_CAUSE, F_FLAGS, F_RET, F_ATTEMPT, F_KEPT, F_N };
+enum fld {
+	F_WRITE, F_SUCCESS, F_ADDRESS, F_CAUSE, F_FLAGS, F_RET, F_ATTEMPT, F_KEPT, F_MM,
+	F_PREV_PID, F_PREV_PRIO, F_PREV_STATE, F_NEXT_PID, F_NEXT_PRIO, F_N
+};
 static const char *const fld_name[F_N] = {
-	"write", "success", "address", "cause", "flags", "ret", "attempt", "kept_vma_lock",
+	"write", "success", "address", "cause", "flags", "ret", "attempt", "kept_vma_lock", "mm",
+	"prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio",
 };
 
 struct retry_stats {
@@ -72,6 +78,7 @@ struct ctx {
 	struct comm_stats *comms;
 	size_t ncomms, capcomms;
 	struct retry_stats r_work, r_all;
+	struct ch_ctx *ch; /* wait chains; NULL when the trace cannot give them */
 	int oom;
 };
 
@@ -80,29 +87,10 @@ static int is_workload(const struct ctx *c, const char *comm)
 	return comm && strncmp(comm, c->prefix, c->prefix_len) == 0;
 }
 
-/* Class of a comm: the comm without a trailing thread number, so that
- * fl-io-3, fl-io3 and fl-io all count as fl-io. */
-static void comm_class(const char *comm, char *out, size_t outsz)
-{
-	size_t n = strlen(comm);
-	if (n >= outsz)
-		n = outsz - 1;
-	memcpy(out, comm, n);
-	out[n] = 0;
-	size_t k = n;
-	while (k > 0 && out[k - 1] >= '0' && out[k - 1] <= '9')
-		k--;
-	if (k < n && k > 0 && (out[k - 1] == '-' || out[k - 1] == '_' || out[k - 1] == '.' ||
-			       out[k - 1] == '/' || out[k - 1] == ':'))
-		k--;
-	if (k > 0)
-		out[k] = 0;
-}
-
 static struct lp_stats *comm_stats(struct ctx *c, const char *comm)
 {
 	char cls[32];
-	comm_class(comm, cls, sizeof(cls));
+	ch_comm_class(comm, cls, sizeof(cls));
 	for (size_t i = 0; i < c->ncomms; i++)
 		if (strcmp(c->comms[i].name, cls) == 0)
 			return &c->comms[i].s;
@@ -137,12 +125,22 @@ static void do_lock(struct ctx *c, int e, struct tep_record *rec, int pid, const
 	if (!c->pair_ok || rd(c, e, F_WRITE, rec, &w))
 		return;
 	struct lp_outcome o;
+	unsigned long long mm = 0;
+	rd(c, e, F_MM, rec, &mm);
 	if (e == EV_START) {
 		o = lp_start(c->lp, pid, w != 0, rec->ts);
+		if (c->ch)
+			ch_start(c->ch, rec->ts, pid, comm, mm, w != 0);
+	} else if (e == EV_RELEASED) {
+		if (c->ch)
+			ch_release(c->ch, rec->ts, pid, mm, w != 0);
+		return;
 	} else {
 		if (c->f[e][F_SUCCESS])
 			rd(c, e, F_SUCCESS, rec, &ok);
 		o = lp_acquire(c->lp, pid, w != 0, ok != 0, rec->ts);
+		if (c->ch)
+			ch_acquire(c->ch, rec->ts, pid, comm, mm, w != 0, ok != 0);
 	}
 	lp_account(&c->all, &o);
 	if (is_workload(c, comm)) {
@@ -161,6 +159,11 @@ static void do_retry(struct ctx *c, int e, struct tep_record *rec, const char *c
 	int have_kept = e == EV_RETRY && rd(c, e, F_KEPT, rec, &kept) == 0;
 	size_t ci = have_cause && cause < CAUSE_UNKNOWN ? (size_t)cause : CAUSE_UNKNOWN;
 	struct retry_stats *rs[2] = { &c->r_all, is_workload(c, comm) ? &c->r_work : NULL };
+
+	/* the fault goes on under mmap_lock: after a fallback, and after a
+	 * retry that did not keep the VMA lock (a retry under mmap_lock) */
+	if (c->ch && (e == EV_FALLBACK || (e == EV_RETRY && have_kept && !kept)))
+		ch_fallback(c->ch, rec->ts, tep_data_pid(c->tep, rec), (int)ci);
 
 	for (int i = 0; i < 2; i++) {
 		struct retry_stats *r = rs[i];
@@ -181,6 +184,22 @@ static void do_retry(struct ctx *c, int e, struct tep_record *rec, const char *c
 		if (have_attempt && attempt > r->max_attempt)
 			r->max_attempt = attempt;
 	}
+}
+
+/* sched_switch, for the chains: who went off CPU, runnable or asleep.
+ * prev_state without a sleeping state (the low byte: S D T t X Z P I) is
+ * a preemption (R, or R+ where the kernel sets TASK_REPORT_MAX). */
+static void do_switch(struct ctx *c, struct tep_record *rec)
+{
+	unsigned long long pp, ppr, ps, np, npr;
+	if (!c->ch || rd(c, EV_SWITCH, F_PREV_PID, rec, &pp) ||
+	    rd(c, EV_SWITCH, F_PREV_STATE, rec, &ps) || rd(c, EV_SWITCH, F_NEXT_PID, rec, &np))
+		return;
+	if (rd(c, EV_SWITCH, F_PREV_PRIO, rec, &ppr))
+		ppr = (unsigned long long)-1;
+	if (rd(c, EV_SWITCH, F_NEXT_PRIO, rec, &npr))
+		npr = (unsigned long long)-1;
+	ch_switch(c->ch, rec->ts, (int)pp, (int)ppr, (ps & 0xff) == 0, (int)np, (int)npr);
 }
 
 static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
@@ -205,11 +224,15 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 	for (e = 0; e < EV_N; e++)
 		if (c->ev[e] && c->ev[e]->id == id)
 			break;
-	if (e == EV_N || e == EV_RELEASED)
+	if (e == EV_N)
 		return 0;
+	if (e == EV_SWITCH) {
+		do_switch(c, rec);
+		return 0;
+	}
 	int pid = tep_data_pid(c->tep, rec);
 	const char *comm = tep_data_comm_from_pid(c->tep, pid);
-	if (e == EV_START || e == EV_ACQUIRE)
+	if (e == EV_START || e == EV_ACQUIRE || e == EV_RELEASED)
 		do_lock(c, e, rec, pid, comm);
 	else
 		do_retry(c, e, rec, comm);
@@ -299,6 +322,86 @@ static int cmp_comm(const void *a, const void *b)
 	return strcmp(((const struct comm_stats *)a)->name, ((const struct comm_stats *)b)->name);
 }
 
+static json_object *j_cause(const struct ch_member *m)
+{
+	return m->reason == CH_R_FALLBACK ? json_object_new_string(cause_name((size_t)m->cause))
+					  : NULL;
+}
+
+/* One member of a chain, or (m == NULL) the chain's waiter. */
+static json_object *j_task(int pid, const char *comm, int prio, int write)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "pid", json_object_new_int(pid));
+	json_object_object_add(o, "comm", json_object_new_string(comm));
+	json_object_object_add(o, "prio", json_object_new_int(prio));
+	json_object_object_add(o, "mode", json_object_new_string(write ? "write" : "read"));
+	return o;
+}
+
+static json_object *j_chain(const struct ctx *c, const struct ch_chain *ch)
+{
+	json_object *o = j_task(ch->pid, ch->comm, ch->prio, ch->write);
+	json_object_object_add(o, "start_ns", j_u64(ch->start_ns));
+	json_object_object_add(o, "wait_ns", j_u64(ch->wait_ns));
+	json_object_object_add(o, "truncated", json_object_new_boolean(ch->truncated));
+	json_object_object_add(o, "members_found", j_u64(ch->n_all));
+	json_object *ms = json_object_new_array();
+	for (size_t i = 0; i < ch->n; i++) {
+		const struct ch_member *m = &ch->m[i];
+		json_object *j = j_task(m->pid, m->comm, m->prio, m->write);
+		json_object_object_add(j, "role", json_object_new_string(ch_role_name(m->role)));
+		json_object_object_add(j, "reason", json_object_new_string(ch_reason_name(m->reason)));
+		json_object_object_add(j, "cause", j_cause(m));
+		json_object_object_add(j, "overlap_ns", j_u64(m->overlap_ns));
+		json_object_object_add(j, "preempted_ns",
+				       c->ev[EV_SWITCH] ? j_u64(m->preempted_ns) : NULL);
+		json_object_object_add(j, "sleeping_ns",
+				       c->ev[EV_SWITCH] ? j_u64(m->sleeping_ns) : NULL);
+		json_object_array_add(ms, j);
+	}
+	json_object_object_add(o, "members", ms);
+	return o;
+}
+
+/* wait_chains: see chains.h; preempted/sleeping are null without
+ * sched_switch in the trace. */
+static json_object *j_chains(const struct ctx *c)
+{
+	const struct ch_result *r = ch_result(c->ch);
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "threshold_ns", j_u64(r->threshold_ns));
+	json_object_object_add(o, "have_sched_switch", json_object_new_boolean(c->ev[EV_SWITCH] != NULL));
+	json_object_object_add(o, "waits", j_u64(r->waits));
+	json_object_object_add(o, "waits_1ms", j_u64(r->waits_1ms));
+	json_object_object_add(o, "truncated", j_u64(r->truncated));
+	json_object *tot = json_object_new_array();
+	for (size_t i = 0; i < r->ntotals; i++) {
+		const struct ch_total *t = &r->totals[i];
+		json_object *j = json_object_new_object();
+		struct ch_member m = { .reason = t->reason, .cause = t->cause };
+		json_object_object_add(j, "waiter", json_object_new_string(t->waiter));
+		json_object_object_add(j, "member", json_object_new_string(t->member));
+		json_object_object_add(j, "role", json_object_new_string(ch_role_name(t->role)));
+		json_object_object_add(j, "reason", json_object_new_string(ch_reason_name(t->reason)));
+		json_object_object_add(j, "cause", j_cause(&m));
+		json_object_object_add(j, "chains", j_u64(t->chains));
+		json_object_object_add(j, "wait_ns", j_u64(t->wait_ns));
+		json_object_object_add(j, "overlap_ns", j_u64(t->overlap_ns));
+		json_object_object_add(j, "preempted_ns",
+				       c->ev[EV_SWITCH] ? j_u64(t->preempted_ns) : NULL);
+		json_object_object_add(j, "sleeping_ns",
+				       c->ev[EV_SWITCH] ? j_u64(t->sleeping_ns) : NULL);
+		json_object_array_add(tot, j);
+	}
+	json_object_object_add(o, "totals", tot);
+	json_object *lg = json_object_new_array();
+	for (size_t i = 0; i < r->nlongest; i++)
+		json_object_array_add(lg, j_chain(c, &r->longest[i]));
+	json_object_object_add(o, "longest", lg);
+	return o;
+}
+
 static json_object *build_json(struct ctx *c, const char *path, int cpus)
 {
 	json_object *root = json_object_new_object();
@@ -348,6 +451,7 @@ static json_object *build_json(struct ctx *c, const char *path, int cpus)
 		json_object_object_add(root, "mmap_lock", NULL);
 	}
 
+	json_object_object_add(root, "wait_chains", c->ch ? j_chains(c) : NULL);
 	j_retry(c, &c->r_work, root);
 	json_object *all = json_object_new_object();
 	j_retry(c, &c->r_all, all);
@@ -357,7 +461,7 @@ static json_object *build_json(struct ctx *c, const char *path, int cpus)
 
 /* ---- options, main ---- */
 
-enum { OPT_COMM_PREFIX, OPT_OUTPUT, OPT_HELP, NOPTS };
+enum { OPT_COMM_PREFIX, OPT_OUTPUT, OPT_CHAIN_US, OPT_HELP, NOPTS };
 
 static const struct cli_opt options[NOPTS] = {
 	[OPT_COMM_PREFIX] = { "comm-prefix", 0, "PREFIX",
@@ -365,6 +469,9 @@ static const struct cli_opt options[NOPTS] = {
 			      "(default " RS_COMM_PREFIX "; empty: every task)" },
 	[OPT_OUTPUT] = { "output", 'o', "FILE",
 			 "write the JSON to FILE (default -: stdout)" },
+	[OPT_CHAIN_US] = { "chain-threshold", 0, "US",
+			   "wait chains of mmap_lock waits of US microseconds\n"
+			   "or longer (default 100)" },
 	[OPT_HELP] = CLI_OPT_HELP,
 };
 
@@ -387,6 +494,7 @@ static const struct cli cli = {
 
 struct opts {
 	const char *in, *out, *prefix;
+	uint64_t chain_ns;
 };
 
 static void set_option(void *ctx, int opt, const char *value)
@@ -397,6 +505,15 @@ static void set_option(void *ctx, int opt, const char *value)
 	} else if (opt == OPT_OUTPUT) {
 		cli_need_value(&cli, opt, value);
 		o->out = value;
+	} else if (opt == OPT_CHAIN_US) {
+		char *end;
+		cli_need_value(&cli, opt, value);
+		errno = 0;
+		unsigned long long us = strtoull(value, &end, 10);
+		if (errno || end == value || *end || value[0] == '-' || us > 3600000000ull)
+			cli_usage_error(&cli, "--chain-threshold: '%s' is not a number of "
+					      "microseconds (0 to 3600000000)", value);
+		o->chain_ns = us * 1000;
 	}
 }
 
@@ -428,13 +545,18 @@ static void find_events(struct ctx *c, const char *in)
 }
 
 /* Read every record of the trace into c; 0, or 1 after a message. */
-static int read_trace(struct ctx *c, struct tracecmd_input *h, const char *in)
+static int read_trace(struct ctx *c, struct tracecmd_input *h, const char *in,
+		      uint64_t chain_ns)
 {
 	c->tep = tracecmd_get_tep(h);
 	c->lp = lp_new();
 	find_events(c, in);
 	c->count = calloc((size_t)c->max_id + 1, sizeof(*c->count));
-	if (!c->lp || !c->count) {
+	/* chains need the holds to end: released events, and paired locks */
+	if (c->pair_ok && c->ev[EV_START] && c->ev[EV_RELEASED] && c->f[EV_START][F_MM] &&
+	    (c->ch = ch_new(chain_ns)) == NULL)
+		c->oom = 1;
+	if (!c->lp || !c->count || c->oom) {
 		fprintf(stderr, "rs-trace: out of memory\n");
 		return 1;
 	}
@@ -442,7 +564,7 @@ static int read_trace(struct ctx *c, struct tracecmd_input *h, const char *in)
 		fprintf(stderr, "rs-trace: %s: error while reading events\n", in);
 		return 1;
 	}
-	if (c->oom) {
+	if (c->oom || (c->ch && ch_oom(c->ch))) {
 		fprintf(stderr, "rs-trace: out of memory\n");
 		return 1;
 	}
@@ -473,7 +595,7 @@ static int write_json(json_object *root, const char *out)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { NULL, NULL, RS_COMM_PREFIX };
+	struct opts o = { NULL, NULL, RS_COMM_PREFIX, 100000 };
 	o.in = cli_parse(&cli, argc, argv, set_option, &o);
 	FILE *probe = fopen(o.in, "r");
 	if (!probe) {
@@ -491,7 +613,7 @@ int main(int argc, char **argv)
 	struct ctx c = { 0 };
 	c.prefix = o.prefix;
 	c.prefix_len = strlen(o.prefix);
-	int rc = read_trace(&c, h, o.in);
+	int rc = read_trace(&c, h, o.in, o.chain_ns);
 	if (!rc) {
 		json_object *root = build_json(&c, o.in, tep_get_cpus(c.tep));
 		rc = write_json(root, o.out);
@@ -500,6 +622,7 @@ int main(int argc, char **argv)
 	free(c.count);
 	free(c.comms);
 	lp_free(c.lp);
+	ch_free(c.ch);
 	tracecmd_close(h);
 	return rc;
 }
