@@ -121,6 +121,14 @@ contains "hi waits 1-10 ms" "$rep" "| hi waits [1, 10) ms | 2 | 0 | 0 |"
 contains "guard: patched did not exercise the inversion, no p99 claim" "$rep" \
 	"- The high-priority thread: patched: this run did not exercise the inversion (in no run of file-io did fl-hi wait 100 µs or more on mmap_lock, trace.json), so its latency is no verdict on it. No claim on the hi thread's p99 is made."
 lacks "guard: no p99 verdict on patched" "$rep" "lowers the high-priority thread's p99"
+# Wait chains (issue 16): trace.json's wait_chains summed over runs
+contains "wait chains: per-kernel waits summed over 3 runs" "$rep" \
+	"**stock**: 36 waits of 100 µs or more in 3 run(s), 6 of them 1 ms or more; 30.0 ms of waiting in all, 3.0 ms (10%) of it"
+contains "wait chains: totals by waiter <- member, role, reason" "$rep" \
+	"| fl-hi ← fl-io | held | fault fallback after file_io | 6 | 27.00 | 12.00 | 9.00 | 0.00 |"
+contains "wait chains: the longest written out, longest first" "$rep" \
+	"- run 3: fl-hi (prio 89, read) waited 7.00 ms (0.20 ms with nobody ahead): fl-io (prio 139, read, held, fault fallback after file_io) 4.00 ms, preempted 3.50 ms"
+contains "wait chains: a kernel without any" "$rep" "**patched**: 0 waits of 100 µs or more in 2 run(s)"
 # once patched's hi thread waits too, the verdict is back
 gres=$tmp/guard
 cp -r "$fx/results" "$gres"
@@ -391,6 +399,10 @@ if command -v trace-cmd >/dev/null; then
 		jeq "rs-trace $f.dat: pairing equals trace-cmd report oracle" "$tmp/o.json" \
 			'[[d["mmap_lock"]["workload"][m][k] for k in ("acquire", "trylock", "failed", "unpaired_start", "wait_ns_total")] for m in ("read", "write")]' \
 			"$want"
+		# a chain for every wait of 100 us or more of every task, no other
+		want=$(jget "$tmp/o.json" '[sum(sum(d["mmap_lock"]["all"][m]["wait_us_hist"][b:]) for m in ("read", "write")) for b in (3, 4)]')
+		jeq "rs-trace $f.dat: wait chains = the waits >= 100 us and >= 1 ms ($want)" "$tmp/o.json" \
+			'[d["wait_chains"]["waits"], d["wait_chains"]["waits_1ms"]]' "$want"
 	done
 else
 	echo "# trace-cmd not installed: oracle check skipped"

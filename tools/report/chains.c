@@ -348,9 +348,17 @@ static void add_total(struct ch_ctx *c, const struct ch_chain *ch, const struct 
 	tt->sleeping_ns += m->sleeping_ns;
 }
 
-/* Record r as a member of the chain of the wait [a, b) (if it is one). */
+struct span {
+	uint64_t s, e;
+};
+
+#define CH_SPANS 1024
+
+/* Record r as a member of the chain of the wait [a, b) (if it is one);
+ * its part of the wait goes to sp[] for the uncovered time. */
 static void consider(struct ch_ctx *c, struct ch_chain *ch, struct ch_member *all, size_t *n,
-		     const struct rec *r, uint64_t mm, uint64_t a, uint64_t b)
+		     const struct rec *r, uint64_t mm, uint64_t a, uint64_t b, struct span *sp,
+		     size_t *nsp)
 {
 	uint64_t end = r->end ? r->end : b;
 	if (r->mm != mm || r->pid == ch->pid || r->start >= b || end <= a)
@@ -361,6 +369,10 @@ static void consider(struct ch_ctx *c, struct ch_chain *ch, struct ch_member *al
 	enum ch_role role = r->kind == REC_HOLD ? CH_HELD : CH_QUEUED;
 	uint64_t s = r->start > a ? r->start : a, e = end < b ? end : b, pre = 0, slp = 0;
 	struct task *t = task(c, r->pid);
+	if (*nsp < CH_SPANS)
+		sp[(*nsp)++] = (struct span){ s, e };
+	else
+		ch->truncated = 1;
 	if (role == CH_HELD && t && off_cpu(t, s, e, &pre, &slp))
 		ch->truncated = 1;
 	for (size_t i = 0; i < *n; i++) {
@@ -390,6 +402,35 @@ static void consider(struct ch_ctx *c, struct ch_chain *ch, struct ch_member *al
 	m->sleeping_ns = slp;
 }
 
+static int by_start(const void *x, const void *y)
+{
+	const struct span *a = x, *b = y;
+	return a->s < b->s ? -1 : a->s > b->s ? 1 : 0;
+}
+
+/* b - a minus the union of the spans (all within [a, b)). */
+static uint64_t uncovered(struct span *sp, size_t n, uint64_t a, uint64_t b)
+{
+	uint64_t covered = 0, cur_s = 0, cur_e = 0;
+	int open = 0;
+	qsort(sp, n, sizeof(*sp), by_start);
+	for (size_t i = 0; i < n; i++) {
+		if (open && sp[i].s <= cur_e) {
+			if (sp[i].e > cur_e)
+				cur_e = sp[i].e;
+			continue;
+		}
+		if (open)
+			covered += cur_e - cur_s;
+		cur_s = sp[i].s;
+		cur_e = sp[i].e;
+		open = 1;
+	}
+	if (open)
+		covered += cur_e - cur_s;
+	return b - a - covered;
+}
+
 static int by_overlap(const void *x, const void *y)
 {
 	const struct ch_member *a = x, *b = y;
@@ -402,19 +443,21 @@ static void chain(struct ch_ctx *c, struct task *w, uint64_t mm, int write, uint
 	struct ch_chain ch = { .pid = w->pid, .prio = w->prio, .write = write, .start_ns = a,
 			       .wait_ns = b - a };
 	struct ch_member all[4 * CH_MAX_MEMBERS];
-	size_t n = 0;
+	struct span sp[CH_SPANS];
+	size_t n = 0, nsp = 0;
 	snprintf(ch.comm, sizeof(ch.comm), "%s", w->comm);
 	for (size_t i = 0; i < c->nopen; i++)
-		consider(c, &ch, all, &n, &c->open[i], mm, a, b);
+		consider(c, &ch, all, &n, &c->open[i], mm, a, b, sp, &nsp);
 	uint64_t have = c->nring < CH_RING ? c->nring : CH_RING;
 	for (uint64_t k = 1; k <= have; k++) {
 		const struct rec *r = &c->ring[(c->nring - k) % CH_RING];
 		if (r->end <= a)
 			break; /* closed in end order: the rest ended earlier */
-		consider(c, &ch, all, &n, r, mm, a, b);
+		consider(c, &ch, all, &n, r, mm, a, b, sp, &nsp);
 	}
 	if (c->ring_lost_end > a)
 		ch.truncated = 1;
+	ch.uncovered_ns = uncovered(sp, nsp, a, b);
 	qsort(all, n, sizeof(*all), by_overlap);
 	ch.n_all = n;
 	ch.n = n < CH_MAX_MEMBERS ? n : CH_MAX_MEMBERS;
@@ -424,6 +467,8 @@ static void chain(struct ch_ctx *c, struct task *w, uint64_t mm, int write, uint
 	res->waits++;
 	res->waits_1ms += ch.wait_ns >= 1000000;
 	res->truncated += ch.truncated;
+	res->wait_ns += ch.wait_ns;
+	res->uncovered_ns += ch.uncovered_ns;
 	for (size_t i = 0; i < n; i++) {
 		char mcls[CH_COMM];
 		ch_comm_class(all[i].comm, mcls, sizeof(mcls));

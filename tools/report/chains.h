@@ -57,6 +57,8 @@ struct ch_chain {
 	int pid, prio, write;
 	char comm[CH_COMM];
 	uint64_t start_ns, wait_ns;
+	uint64_t uncovered_ns; /* of the wait, when no member held or was ahead:
+				* the lock was free, the waiter not yet running */
 	size_t n;        /* members (at most CH_MAX_MEMBERS written) */
 	size_t n_all;    /* members found */
 	int truncated;
@@ -78,6 +80,7 @@ struct ch_result {
 	uint64_t waits;          /* acquisitions that waited >= threshold */
 	uint64_t waits_1ms;      /* of which >= 1 ms */
 	uint64_t truncated;      /* chains marked truncated */
+	uint64_t wait_ns, uncovered_ns; /* summed over the chains */
 	struct ch_chain longest[CH_KEEP]; /* longest first */
 	size_t nlongest;
 	struct ch_total *totals;

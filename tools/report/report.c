@@ -1,11 +1,13 @@
 /* report.c: report.md section by section; see report.h.  The rows of a
  * scenario's table come from measures.c, the headline and the summary from
- * summary.c, the plots from plots.c, the selftest table from selftests.c. */
+ * summary.c, the plots from plots.c, the selftest table from selftests.c,
+ * the wait chains from waitchains.c. */
 #include "report.h"
 #include "measures.h"
 #include "plots.h"
 #include "selftests.h"
 #include "summary.h"
+#include "waitchains.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -425,6 +427,7 @@ void write_report(const struct results *res, const char *outdir, FILE *f,
 	write_run_counts(f, res);
 	write_headline(f, res, head);
 	write_summary(f, res);
+	write_wait_chains(f, res);
 	fputs(safety, f);
 	free(safety);
 	if (plot_causes(res, outdir) == 0)

@@ -344,6 +344,7 @@ static json_object *j_chain(const struct ctx *c, const struct ch_chain *ch)
 	json_object *o = j_task(ch->pid, ch->comm, ch->prio, ch->write);
 	json_object_object_add(o, "start_ns", j_u64(ch->start_ns));
 	json_object_object_add(o, "wait_ns", j_u64(ch->wait_ns));
+	json_object_object_add(o, "uncovered_ns", j_u64(ch->uncovered_ns));
 	json_object_object_add(o, "truncated", json_object_new_boolean(ch->truncated));
 	json_object_object_add(o, "members_found", j_u64(ch->n_all));
 	json_object *ms = json_object_new_array();
@@ -375,6 +376,8 @@ static json_object *j_chains(const struct ctx *c)
 	json_object_object_add(o, "waits", j_u64(r->waits));
 	json_object_object_add(o, "waits_1ms", j_u64(r->waits_1ms));
 	json_object_object_add(o, "truncated", j_u64(r->truncated));
+	json_object_object_add(o, "wait_ns", j_u64(r->wait_ns));
+	json_object_object_add(o, "uncovered_ns", j_u64(r->uncovered_ns));
 	json_object *tot = json_object_new_array();
 	for (size_t i = 0; i < r->ntotals; i++) {
 		const struct ch_total *t = &r->totals[i];

@@ -208,6 +208,88 @@ static void load_modes(struct trace_mode tm[2], json_object *set, const char *pa
 	}
 }
 
+static const char *jstr(json_object *o, const char *key, const char *path, const char *where)
+{
+	json_object *v = jget(o, key);
+	if (!v)
+		return "";
+	if (!json_object_is_type(v, json_type_string))
+		fatal("%s: malformed JSON: %s.%s is not a string", path, where, key);
+	return json_object_get_string(v);
+}
+
+/* "fl-io (prio 139, read, held, fault fallback after file_io) 4.20 ms,
+ * preempted 3.90 ms" */
+static void member_text(struct sbuf *b, json_object *m, const char *path)
+{
+	const char *cause = jstr(m, "cause", path, "wait_chains.longest.members");
+	double pre = jnum(m, "preempted_ns", path, "wait_chains.longest.members");
+	double slp = jnum(m, "sleeping_ns", path, "wait_chains.longest.members");
+	sb_printf(b, "%s (prio %.0f, %s, %s, %s%s%s) %.2f ms",
+		  jstr(m, "comm", path, "wait_chains.longest.members"),
+		  jnum(m, "prio", path, "wait_chains.longest.members"),
+		  jstr(m, "mode", path, "wait_chains.longest.members"),
+		  jstr(m, "role", path, "wait_chains.longest.members"),
+		  jstr(m, "reason", path, "wait_chains.longest.members"), *cause ? " after " : "",
+		  cause, jnum(m, "overlap_ns", path, "wait_chains.longest.members") / 1e6);
+	if (pre > 0)
+		sb_printf(b, ", preempted %.2f ms", pre / 1e6);
+	if (slp > 0)
+		sb_printf(b, ", asleep %.2f ms", slp / 1e6);
+}
+
+static void load_chains(struct trace_sum *t, json_object *wc, const char *path)
+{
+	const char *w = "wait_chains";
+	t->have_chains = 1;
+	t->chain_threshold_ns = jnum(wc, "threshold_ns", path, w);
+	t->chain_waits = jnum(wc, "waits", path, w);
+	t->chain_waits_1ms = jnum(wc, "waits_1ms", path, w);
+	t->chain_wait_ns = jnum(wc, "wait_ns", path, w);
+	t->chain_uncovered_ns = jnum(wc, "uncovered_ns", path, w);
+	json_object *tot = jget(wc, "totals"), *lg = jget(wc, "longest");
+	if ((tot && !json_object_is_type(tot, json_type_array)) ||
+	    (lg && !json_object_is_type(lg, json_type_array)))
+		fatal("%s: malformed JSON: wait_chains.totals or .longest is not an array", path);
+	t->nct = tot ? json_object_array_length(tot) : 0;
+	t->ct = xcalloc(t->nct ? t->nct : 1, sizeof(*t->ct));
+	for (size_t i = 0; i < t->nct; i++) {
+		json_object *o = json_object_array_get_idx(tot, i);
+		struct chain_total *c = &t->ct[i];
+		c->waiter = xstrdup(jstr(o, "waiter", path, "wait_chains.totals"));
+		c->member = xstrdup(jstr(o, "member", path, "wait_chains.totals"));
+		c->role = xstrdup(jstr(o, "role", path, "wait_chains.totals"));
+		c->reason = xstrdup(jstr(o, "reason", path, "wait_chains.totals"));
+		c->cause = xstrdup(jstr(o, "cause", path, "wait_chains.totals"));
+		c->chains = jnum(o, "chains", path, "wait_chains.totals");
+		c->wait_ns = jnum(o, "wait_ns", path, "wait_chains.totals");
+		c->overlap_ns = jnum(o, "overlap_ns", path, "wait_chains.totals");
+		c->preempted_ns = jnum(o, "preempted_ns", path, "wait_chains.totals");
+		c->sleeping_ns = jnum(o, "sleeping_ns", path, "wait_chains.totals");
+	}
+	t->ncl = lg ? json_object_array_length(lg) : 0;
+	t->cl = xcalloc(t->ncl ? t->ncl : 1, sizeof(*t->cl));
+	for (size_t i = 0; i < t->ncl; i++) {
+		json_object *o = json_object_array_get_idx(lg, i), *ms = jget(o, "members");
+		struct sbuf b = { 0 };
+		t->cl[i].wait_ns = jnum(o, "wait_ns", path, "wait_chains.longest");
+		sb_printf(&b, "%s (prio %.0f, %s) waited %.2f ms (%.2f ms with nobody ahead)%s",
+			  jstr(o, "comm", path, w), jnum(o, "prio", path, w),
+			  jstr(o, "mode", path, w), t->cl[i].wait_ns / 1e6,
+			  jnum(o, "uncovered_ns", path, w) / 1e6,
+			  json_object_get_boolean(jget(o, "truncated")) ? " (history cut short)" : "");
+		size_t nm = ms && json_object_is_type(ms, json_type_array) ?
+				    json_object_array_length(ms) : 0;
+		for (size_t j = 0; j < nm && j < 4; j++) {
+			sb_printf(&b, j ? "; " : ": ");
+			member_text(&b, json_object_array_get_idx(ms, j), path);
+		}
+		if (nm > 4)
+			sb_printf(&b, "; %zu more", nm - 4);
+		t->cl[i].text = b.s ? b.s : xstrdup("");
+	}
+}
+
 void load_trace(struct trace_sum *t, const char *path)
 {
 	json_object *o = load_json(path, &t->present);
@@ -229,6 +311,9 @@ void load_trace(struct trace_sum *t, const char *path)
 		if (hi)
 			load_modes(t->hi, hi, path, "mmap_lock.by_comm.fl-hi");
 	}
+	json_object *wc = jobj(o, "wait_chains", path, NULL);
+	if (wc)
+		load_chains(t, wc, path);
 	json_object_put(o);
 }
 

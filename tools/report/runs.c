@@ -449,6 +449,18 @@ void results_free(struct results *res)
 		free(r->wl.scenario);
 		free_kv(r->meta, r->nmeta);
 		free(r->crash);
+		for (size_t c = 0; c < r->tr.nct; c++) {
+			struct chain_total *t = &r->tr.ct[c];
+			free(t->waiter);
+			free(t->member);
+			free(t->role);
+			free(t->reason);
+			free(t->cause);
+		}
+		free(r->tr.ct);
+		for (size_t c = 0; c < r->tr.ncl; c++)
+			free(r->tr.cl[c].text);
+		free(r->tr.cl);
 	}
 	free(res->r);
 	free_strv(res->kernels, res->nk);

@@ -62,12 +62,31 @@ struct trace_mode {
 	double hist[8];
 };
 
+/* One entry of trace.json's wait_chains.totals (see tools/report/chains.h). */
+struct chain_total {
+	char *waiter, *member, *role, *reason, *cause; /* cause: "" unless a fallback */
+	double chains, wait_ns, overlap_ns, preempted_ns, sleeping_ns;
+};
+
+/* One of wait_chains.longest, as one line of text for the report. */
+struct chain_line {
+	double wait_ns;
+	char *text;
+};
+
 struct trace_sum {
 	int present;        /* trace.json exists */
 	int have_mmap_lock; /* and has mmap_lock statistics */
 	struct trace_mode mode[2];
 	int have_by_comm;   /* mmap_lock.by_comm: per task name */
 	struct trace_mode hi[2]; /* by_comm's fl-hi (zero when it is absent) */
+	int have_chains;    /* wait_chains */
+	double chain_threshold_ns, chain_waits, chain_waits_1ms;
+	double chain_wait_ns, chain_uncovered_ns; /* over the chains */
+	struct chain_total *ct;
+	size_t nct;
+	struct chain_line *cl;
+	size_t ncl;
 	double lost_events;
 };
 

@@ -60,6 +60,8 @@ static void writer_behind_preempted_reader(void)
 		      !strcmp(ch->comm, "fl-writer"),
 	      "the chain's waiter: fl-writer, write, 5,000,010 ns");
 	CHECK(ch->n == 1 && !ch->truncated, "one member, not truncated (got %zu)", ch->n);
+	CHECK(ch->uncovered_ns == 10, "10 ns of the wait with nobody ahead (%llu)",
+	      (unsigned long long)ch->uncovered_ns);
 	const struct ch_member *m = member(ch, 11, CH_HELD, 0);
 	CHECK(m && m->reason == CH_R_FALLBACK && m->cause == FILE_IO && m->prio == 139,
 	      "member: fl-io-1 held it for read, a fault fallback after file I/O, prio 139");
@@ -108,6 +110,10 @@ static void reader_behind_waiting_writer(void)
 		      rd->overlap_ns == MS + 1000,
 	      "fl-hi: fl-io-1 held read (no fallback) 1,001,000 ns, asleep 1 ms of it");
 	CHECK(h->n == 3, "fl-hi's chain has 3 members (%zu)", h->n);
+	CHECK(h->uncovered_ns == 10, "fl-hi: 10 ns with nobody ahead (the overlaps unioned: %llu)",
+	      (unsigned long long)h->uncovered_ns);
+	CHECK(r->wait_ns == 2 * MS + 3120 && r->uncovered_ns == 10 + 10,
+	      "sums over the chains: waits 2,003,120 ns, uncovered 20 ns");
 	CHECK(!member(w, 40, CH_QUEUED, 0), "fl-hi queued after the writer: not in its chain");
 	CHECK(member(w, 11, CH_HELD, 0) != NULL, "the writer's chain: fl-io-1 held");
 	const struct ch_total *t = total(r, "fl-hi", "fl-writer", CH_QUEUED, CH_R_WRITE);
@@ -140,7 +146,8 @@ static void not_chains(void)
 	CHECK(y->pid == 52 && m && m->reason == CH_R_WRITE && m->overlap_ns == 100 * US,
 	      "fl-y waited on the downgraded hold, still a write's reason, 100 us");
 	const struct ch_chain *x = r->longest[0].pid == 51 ? &r->longest[0] : &r->longest[1];
-	CHECK(x->pid == 51 && x->n == 0, "fl-x's wait on the other mm has no member");
+	CHECK(x->pid == 51 && x->n == 0 && x->uncovered_ns == x->wait_ns,
+	      "fl-x's wait on the other mm has no member: all of it uncovered");
 	/* a fallback, a failed trylock, then the lock: still the fallback's */
 	ch_fallback(c, 900 * US, 53, FILE_IO);
 	ch_start(c, 901 * US, 53, "fl-z", MM, 0);
