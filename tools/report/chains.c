@@ -363,8 +363,10 @@ static void consider(struct ch_ctx *c, struct ch_chain *ch, struct ch_member *al
 	uint64_t end = r->end ? r->end : b;
 	if (r->mm != mm || r->pid == ch->pid || r->start >= b || end <= a)
 		return;
-	/* a wait is ahead only if it began before ours */
-	if (r->kind == REC_WAIT && r->start >= a)
+	/* A wait was ahead of ours if it ended first (the rwsem is not FIFO:
+	 * readers granted the lock by a wakeup hold it from then on, but say
+	 * so only when they run: their acquire_returned). */
+	if (r->kind == REC_WAIT && (!r->end || r->end > b))
 		return;
 	enum ch_role role = r->kind == REC_HOLD ? CH_HELD : CH_QUEUED;
 	uint64_t s = r->start > a ? r->start : a, e = end < b ? end : b, pre = 0, slp = 0;
@@ -373,7 +375,7 @@ static void consider(struct ch_ctx *c, struct ch_chain *ch, struct ch_member *al
 		sp[(*nsp)++] = (struct span){ s, e };
 	else
 		ch->truncated = 1;
-	if (role == CH_HELD && t && off_cpu(t, s, e, &pre, &slp))
+	if (t && off_cpu(t, s, e, &pre, &slp))
 		ch->truncated = 1;
 	for (size_t i = 0; i < *n; i++) {
 		struct ch_member *m = &all[i];

@@ -5,9 +5,11 @@
  * retryscope_mmap_fallback, it keeps per mm a window of recent holds and
  * waits and per task its recent off-CPU intervals.  When an acquisition
  * waited threshold_ns or longer, its chain is the tasks that, during that
- * wait [start, acquire), held the same mm's lock (role "held") or were
- * already queued for it when the wait began (role "queued": an rwsem
- * waiter ahead, e.g. a writer that makes later readers queue behind it).
+ * wait [start, acquire), held the same mm's lock (role "held") or waited
+ * for it and got it first (role "queued": an rwsem waiter ahead, e.g. a
+ * writer that makes later readers queue behind it, or a reader that a
+ * wakeup granted the lock but that has not run yet: the trace says it
+ * acquired only when it runs).
  * For each: its comm, priority (sched_switch's prio: < 100 real-time,
  * 120 + nice otherwise; -1 unknown), read or write, why it held the lock
  * (a fault's fallback after file I/O, swap I/O, ... as the module's
@@ -15,7 +17,8 @@
  * syscall such as mmap/munmap/mprotect, or a read outside a fault
  * fallback), how long its hold or wait overlapped the chain's wait, and
  * how much of that overlap it was off CPU: preempted (switched out
- * runnable) or sleeping.
+ * runnable; for a queued reader, granted the lock but not running) or
+ * sleeping.
  *
  * Kept: the CH_KEEP longest chains in full, and totals by (waiter class,
  * member class, role, reason), where a class is the comm without its
@@ -49,8 +52,8 @@ struct ch_member {
 	enum ch_reason reason;
 	int cause;             /* CH_R_FALLBACK: the module's cause number */
 	uint64_t overlap_ns;   /* of its hold (or wait) with the chain's wait */
-	uint64_t preempted_ns; /* off CPU runnable during the overlap (held) */
-	uint64_t sleeping_ns;  /* off CPU sleeping during the overlap (held) */
+	uint64_t preempted_ns; /* off CPU runnable during the overlap */
+	uint64_t sleeping_ns;  /* off CPU sleeping during the overlap */
 };
 
 struct ch_chain {

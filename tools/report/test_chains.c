@@ -122,6 +122,32 @@ static void reader_behind_waiting_writer(void)
 	ch_free(c);
 }
 
+/* The rwsem is not FIFO: fl-io-2 (pid 12) queues after fl-hi (pid 40,
+ * write) but a wakeup grants it the read lock; it is preempted before it
+ * runs, so its acquire_returned comes 500 us later, and fl-hi waits. */
+static void granted_reader_preempted(void)
+{
+	struct ch_ctx *c = ch_new(100 * US);
+	ch_start(c, 100, 40, "fl-hi", MM, 1);
+	ch_start(c, 200, 12, "fl-io-2", MM, 0);
+	ch_switch(c, 300, 12, 139, 1, 30, 120); /* woken, granted, preempted */
+	ch_switch(c, 800 * US, 30, 120, 1, 12, 139);
+	ch_acquire(c, 800 * US, 12, "fl-io-2", MM, 0, 1);
+	ch_release(c, 810 * US, 12, MM, 0);
+	ch_acquire(c, 820 * US, 40, "fl-hi", MM, 1, 1);
+
+	const struct ch_result *r = ch_result(c);
+	const struct ch_chain *h = &r->longest[0];
+	const struct ch_member *q = member(h, 12, CH_QUEUED, 0);
+	CHECK(r->waits == 2 && h->pid == 40 && q && q->overlap_ns == 800 * US - 200 &&
+		      q->preempted_ns == 800 * US - 300,
+	      "fl-io-2 queued after fl-hi but got it first: a member, preempted 799.7 us");
+	const struct ch_member *hd = member(h, 12, CH_HELD, 0);
+	CHECK(hd && hd->overlap_ns == 10 * US, "then held it 10 us");
+	CHECK(h->uncovered_ns == 100 + 10 * US, "uncovered: before it queued, after it released");
+	ch_free(c);
+}
+
 /* A write downgraded to read keeps its reason; a wait on another mm, a
  * failed (killable) lock and a trylock make no chain. */
 static void not_chains(void)
@@ -175,6 +201,7 @@ int main(void)
 {
 	writer_behind_preempted_reader();
 	reader_behind_waiting_writer();
+	granted_reader_preempted();
 	not_chains();
 	return tap_done();
 }
