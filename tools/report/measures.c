@@ -266,8 +266,28 @@ int measures_counter_shown(const char *name)
 
 /* ---- the value of a row in one run ---- */
 
-/* mmap_lock acquisitions and waits: the workload's tasks in trace.json when
- * the run has one, otherwise the module's counters (no max wait there). */
+/* One figure from an mmap_lock record's acquisitions, total wait, waits in
+ * the row's bucket, from it on, and longest wait (ns). */
+static double lock_figure(enum lock_figure fig, double acq, double wait_ns, double in,
+			  double from, double max_ns)
+{
+	switch (fig) {
+	case LOCK_ACQUIRE:
+		return acq;
+	case LOCK_WAIT_US:
+		return wait_ns / 1000.0;
+	case LOCK_AVG_US:
+		return acq > 0 ? wait_ns / 1000.0 / acq : NAN;
+	case LOCK_WAITS_IN:
+		return in;
+	case LOCK_WAITS_FROM:
+		return from;
+	case LOCK_MAX_US:
+		return max_ns / 1000.0;
+	}
+	return NAN;
+}
+
 /* fl-hi's figures (row->hi): trace.json's by_comm, read + write; zero
  * when the hi thread took no mmap_lock, NaN without a class hi or by_comm. */
 static double hi_lock_value(const struct row *row, const struct run *r)
@@ -286,21 +306,7 @@ static double hi_lock_value(const struct row *row, const struct run *r)
 		for (int b = (int)row->bucket; b < RS_NWAIT_BUCKETS; b++)
 			from += t->hist[b];
 	}
-	switch (row->lock) {
-	case LOCK_ACQUIRE:
-		return acq;
-	case LOCK_WAIT_US:
-		return wait_ns / 1000.0;
-	case LOCK_AVG_US:
-		return acq > 0 ? wait_ns / 1000.0 / acq : NAN;
-	case LOCK_WAITS_IN:
-		return in;
-	case LOCK_WAITS_FROM:
-		return from;
-	case LOCK_MAX_US:
-		return max_ns / 1000.0;
-	}
-	return NAN;
+	return lock_figure(row->lock, acq, wait_ns, in, from, max_ns);
 }
 
 int hi_waited(const struct run *r)
@@ -325,6 +331,9 @@ int inversion_exercised(const struct results *res, const char *kernel, const cha
 	return !known || waited;
 }
 
+/* mmap_lock acquisitions and waits: the workload's tasks in trace.json when
+ * the run has one, otherwise the module's counters (no max wait there);
+ * fl-hi's for the hi rows. */
 static double lock_value(const struct row *row, const struct run *r)
 {
 	double acq, wait_ns, in_bucket, max_ns = NAN;
@@ -345,21 +354,8 @@ static double lock_value(const struct row *row, const struct run *r)
 		lock_counter(row->mode, 2 + (int)row->bucket, name, sizeof(name));
 		in_bucket = counter_delta(&r->stats, name);
 	}
-	switch (row->lock) {
-	case LOCK_ACQUIRE:
-		return acq;
-	case LOCK_WAIT_US:
-		return wait_ns / 1000.0;
-	case LOCK_AVG_US:
-		return acq > 0 ? wait_ns / 1000.0 / acq : NAN;
-	case LOCK_WAITS_IN:
-		return in_bucket;
-	case LOCK_WAITS_FROM:
-		return NAN; /* only the hi rows use it */
-	case LOCK_MAX_US:
-		return max_ns / 1000.0;
-	}
-	return NAN;
+	/* LOCK_WAITS_FROM: only the hi rows use it */
+	return lock_figure(row->lock, acq, wait_ns, in_bucket, NAN, max_ns);
 }
 
 /* Latency of one class in ns: quantile over its (thread-merged) buckets,
