@@ -129,6 +129,26 @@ contains "wait chains: totals by waiter <- member, role, reason" "$rep" \
 contains "wait chains: the longest written out, longest first" "$rep" \
 	"- run 3: fl-hi (prio 89, read) waited 7.00 ms (0.20 ms with nobody ahead): fl-io (prio 139, read, held, fault fallback after file_io) 4.00 ms, preempted 3.50 ms"
 contains "wait chains: a kernel without any" "$rep" "**patched**: 0 waits of 100 µs or more in 2 run(s)"
+# --format mail: the v2 cover letter's tables for two kernels (issue 19)
+check "rs-report --format mail --kernels stock,patched" \
+	"$bin/rs-report" "$res" --format mail --kernels stock,patched -o "$tmp/mail.txt"
+contains "  read lock count: means over runs, failed run left out, change" "$tmp/mail.txt" \
+	"Read Lock Count           20,010          5,720          -71.41%"
+contains "  read waits [1000, 10000) us: mean 326 (300, 328, 350) -> 10" "$tmp/mail.txt" \
+	"[1000, 10000)             326             10             -96.93%"
+contains "  an empty bucket: N/A" "$tmp/mail.txt" \
+	"[1000000, +)              0               0              N/A"
+check "  no line over 72 columns" awk 'length > 72 { exit 1 }' "$tmp/mail.txt"
+expect_usage "rs-report --format xml" "--format: 'xml' is not md or mail" \
+	"$bin/rs-report" "$res" --format xml
+rm -rf "$tmp/one" && mkdir -p "$tmp/one" && cp -r "$res/stock" "$tmp/one/"
+if "$bin/rs-report" "$tmp/one" --format mail >"$tmp/out" 2>"$tmp/err"; then
+	nok "--format mail with one kernel fails" "exited 0"
+elif grep -q 'compares two kernels' "$tmp/err"; then
+	ok "--format mail with one kernel fails: $(cat "$tmp/err")"
+else
+	nok "--format mail with one kernel fails" "$(cat "$tmp/err")"
+fi
 # once patched's hi thread waits too, the verdict is back
 gres=$tmp/guard
 cp -r "$fx/results" "$gres"

@@ -2,9 +2,11 @@
  *
  * This file holds the options (cli.c) and main(); the report itself is
  * report.c (sections), measures.c (rows), summary.c (headline, summary),
- * plots.c and selftests.c, read from RESULTS_DIR by runs.c.
+ * plots.c and selftests.c, read from RESULTS_DIR by runs.c; --format mail
+ * is mail.c.
  */
 #include "cli.h"
+#include "mail.h"
 #include "measures.h"
 #include "report.h"
 #include "runs.h"
@@ -16,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_KERNELS, OPT_BASELINE, OPT_OUTPUT, OPT_HELP, NOPTS };
+enum { OPT_KERNELS, OPT_BASELINE, OPT_OUTPUT, OPT_FORMAT, OPT_HELP, NOPTS };
 
 static const struct cli_opt options[NOPTS] = {
 	[OPT_KERNELS] = { "kernels", 0, "LIST",
@@ -29,7 +31,12 @@ static const struct cli_opt options[NOPTS] = {
 			   "first of --kernels, else stock)" },
 	[OPT_OUTPUT] = { "output", 'o', "FILE",
 			 "the report (default RESULTS_DIR/report.md); its\n"
-			 "directory must exist; the plots go next to it" },
+			 "directory must exist; the plots go next to it;\n"
+			 "--format mail: the tables (default -: stdout)" },
+	[OPT_FORMAT] = { "format", 0, "md|mail",
+			 "md: report.md and plots (default); mail: the\n"
+			 "v2 cover letter's mmap_lock tables, first kernel\n"
+			 "of --kernels before, second after, plain text" },
 	[OPT_HELP] = CLI_OPT_HELP,
 };
 
@@ -49,11 +56,14 @@ static const struct cli cli = {
 		    "  rs-report results/2026-12-04-variants --baseline=stock -o /tmp/ref/report.md\n"
 		    "      # the report and its plots in /tmp/tcg\n"
 		    "  rs-report RESULTS --kernels=stock,v2 >headline.txt\n"
-		    "      # stock and v2 first, the other kernels after them\n",
+		    "      # stock and v2 first, the other kernels after them\n"
+		    "  rs-report results/latest --format mail --kernels stock,rfc\n"
+		    "      # stock -> rfc tables for a cover letter, 72 columns\n",
 };
 
 struct opts {
 	const char *dir, *baseline, *out, *kernels;
+	int mail;
 };
 
 static void set_option(void *ctx, int opt, const char *value)
@@ -68,7 +78,28 @@ static void set_option(void *ctx, int opt, const char *value)
 		o->baseline = value;
 	} else if (opt == OPT_OUTPUT) {
 		o->out = value;
+	} else if (opt == OPT_FORMAT) {
+		if (strcmp(value, "md") && strcmp(value, "mail"))
+			cli_usage_error(&cli, "--format: '%s' is not md or mail", value);
+		o->mail = !strcmp(value, "mail");
 	}
+}
+
+/* --format mail: the tables to o->out or stdout. */
+static void write_mail_to(const struct results *res, const struct opts *o)
+{
+	if (res->nk < 2)
+		fatal("%s: --format mail compares two kernels; the runs have only %s", o->dir,
+		      res->kernels[0]);
+	FILE *f = stdout;
+	if (o->out && strcmp(o->out, "-")) {
+		f = fopen(o->out, "w");
+		if (!f)
+			fatal("%s: %s", o->out, strerror(errno));
+	}
+	write_mail(f, res);
+	if (f != stdout && fclose(f))
+		fatal("%s: %s", o->out, strerror(errno));
 }
 
 /* Order the kernels as the options say (fatal on a kernel without runs). */
@@ -111,12 +142,17 @@ static void write_all(const struct results *res, const char *outpath)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { NULL, NULL, NULL, NULL };
+	struct opts o = { NULL, NULL, NULL, NULL, 0 };
 	measures_init();
 	o.dir = cli_parse(&cli, argc, argv, set_option, &o);
 	struct results res;
 	results_load(&res, o.dir);
 	order_kernels(&res, &o);
+	if (o.mail) {
+		write_mail_to(&res, &o);
+		results_free(&res);
+		return 0;
+	}
 	char *outpath = o.out ? xstrdup(o.out) : xasprintf("%s/report.md", o.dir);
 	write_all(&res, outpath);
 	free(outpath);
