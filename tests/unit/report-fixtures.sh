@@ -129,6 +129,46 @@ contains "wait chains: totals by waiter <- member, role, reason" "$rep" \
 contains "wait chains: the longest written out, longest first" "$rep" \
 	"- run 3: fl-hi (prio 89, read) waited 7.00 ms (0.20 ms with nobody ahead): fl-io (prio 139, read, held, fault fallback after file_io) 4.00 ms, preempted 3.50 ms"
 contains "wait chains: a kernel without any" "$rep" "**patched**: 0 waits of 100 µs or more in 2 run(s)"
+# rs-trace --perfetto (issue 19): the JSON Trace Event Format file's
+# structure on a real trace: it parses, every slice has a name, a start and
+# a length, a thread's slices are in time order and nest or follow each
+# other, every thread has its name, the instants are the module's events
+# and the chains
+check "rs-trace --perfetto on stock.dat" "$bin/rs-trace" "$fx/trace/stock.dat" -o "$tmp/pf-trace.json" \
+	--perfetto "$tmp/pf.json"
+if out=$(python3 - "$tmp/pf.json" "$tmp/pf-trace.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = json.load(open(sys.argv[2]))
+ev = d["traceEvents"]
+named = {e["tid"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name" and e["args"]["name"]}
+xs = [e for e in ev if e["ph"] == "X"]
+inst = [e for e in ev if e["ph"] == "i"]
+assert xs and all(e["name"] and e["dur"] >= 0 and e["ts"] > 0 for e in xs), "slices"
+assert all(e["tid"] in named for e in ev if e["ph"] != "M"), "a thread without a name"
+ns = lambda us: round(us * 1000)  # the file has ns as us with 3 decimals
+last = {}
+for e in xs:
+    start, end = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+    open_ = last.setdefault(e["tid"], [])
+    while open_ and open_[-1] <= start:
+        open_.pop()
+    assert not open_ or end <= open_[-1], f"slices overlap on {e['tid']} at {e['ts']}"
+    assert start >= last.get(("ts", e["tid"]), 0), "slices out of order"
+    last[("ts", e["tid"])] = start
+    open_.append(end)
+ev_counts = t["events"]
+module = sum(ev_counts.get("retryscope:" + n) or 0 for n in
+             ("retryscope_fault_retry", "retryscope_mmap_fallback", "retryscope_retry_kept"))
+chains = len(t["wait_chains"]["longest"])
+assert len(inst) == module + chains, f"{len(inst)} instants, want {module} + {chains}"
+print(f"{len(xs)} slices, {len(inst)} instants ({module} module events, {chains} chains), {len(named)} threads")
+PY
+); then
+	ok "  the Perfetto file's structure holds: $out"
+else
+	nok "  the Perfetto file's structure holds" "$out"
+fi
 # --format mail: the v2 cover letter's tables for two kernels (issue 19)
 check "rs-report --format mail --kernels stock,patched" \
 	"$bin/rs-report" "$res" --format mail --kernels stock,patched -o "$tmp/mail.txt"

@@ -54,6 +54,8 @@ struct ch_ctx {
 	uint64_t nring, ring_lost_end;
 	struct ch_result res;
 	size_t captot;
+	ch_sink_fn sink;
+	void *sink_arg;
 	int oom;
 };
 
@@ -83,6 +85,12 @@ void ch_free(struct ch_ctx *c)
 	free(c->ring);
 	free(c->res.totals);
 	free(c);
+}
+
+void ch_set_sink(struct ch_ctx *c, ch_sink_fn fn, void *arg)
+{
+	c->sink = fn;
+	c->sink_arg = arg;
 }
 
 int ch_oom(const struct ch_ctx *c)
@@ -219,6 +227,11 @@ static int close_rec(struct ch_ctx *c, struct task *t, enum rec_kind kind, int w
 	c->nring++;
 	if (out)
 		*out = r;
+	if (c->sink) {
+		struct ch_span sp = { r.pid, r.write, r.kind == REC_HOLD, r.mm, r.start, r.end,
+				      r.reason, r.cause };
+		c->sink(c->sink_arg, &sp);
+	}
 	return 0;
 }
 
@@ -252,6 +265,12 @@ static int off_cpu(const struct task *t, uint64_t a, uint64_t b, uint64_t *pre, 
 			*(v.runnable ? pre : slp) += e - s;
 	}
 	return t->iv_lost_end > a;
+}
+
+int ch_task_prio(struct ch_ctx *c, int pid)
+{
+	struct task *t = pid > 0 && !c->oom ? &c->t[slot_of(c, pid)] : NULL;
+	return t && t->pid == pid ? t->prio : -1;
 }
 
 void ch_switch(struct ch_ctx *c, uint64_t ts, int prev_pid, int prev_prio, int runnable,

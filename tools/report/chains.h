@@ -92,7 +92,20 @@ struct ch_result {
 
 struct ch_ctx;
 
+/* A hold or a wait that ended, for ch_set_sink(). */
+struct ch_span {
+	int pid, write, hold; /* hold: 1 a hold, 0 a wait */
+	uint64_t mm, start, end;
+	enum ch_reason reason;
+	int cause;
+};
+typedef void (*ch_sink_fn)(void *arg, const struct ch_span *s);
+
 struct ch_ctx *ch_new(uint64_t threshold_ns);
+/* Call fn with every hold and wait as it ends (rs-trace --perfetto). */
+void ch_set_sink(struct ch_ctx *c, ch_sink_fn fn, void *arg);
+/* A task's last known prio (sched_switch), -1 if none. */
+int ch_task_prio(struct ch_ctx *c, int pid);
 void ch_free(struct ch_ctx *c);
 
 /* The events.  comm may be NULL (unknown).  runnable: sched_switch's

@@ -12,6 +12,7 @@
 #include "chains.h"
 #include "cli.h"
 #include "lockpair.h"
+#include "perfetto.h"
 #include "rsnames.h"
 
 #include <errno.h>
@@ -42,11 +43,11 @@ static const char *const ev_name[EV_N] = {
 
 enum fld {
 	F_WRITE, F_SUCCESS, F_ADDRESS, F_CAUSE, F_FLAGS, F_RET, F_ATTEMPT, F_KEPT, F_MM,
-	F_PREV_PID, F_PREV_PRIO, F_PREV_STATE, F_NEXT_PID, F_NEXT_PRIO, F_N
+	F_PREV_PID, F_PREV_PRIO, F_PREV_STATE, F_NEXT_PID, F_NEXT_PRIO, F_TGID, F_N
 };
 static const char *const fld_name[F_N] = {
 	"write", "success", "address", "cause", "flags", "ret", "attempt", "kept_vma_lock", "mm",
-	"prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio",
+	"prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio", "tgid",
 };
 
 struct retry_stats {
@@ -79,6 +80,7 @@ struct ctx {
 	size_t ncomms, capcomms;
 	struct retry_stats r_work, r_all;
 	struct ch_ctx *ch; /* wait chains; NULL when the trace cannot give them */
+	struct pf *pf;     /* --perfetto; NULL without */
 	int oom;
 };
 
@@ -151,6 +153,26 @@ static void do_lock(struct ctx *c, int e, struct tep_record *rec, int pid, const
 	}
 }
 
+/* --perfetto: the module's event as an instant on its thread's track. */
+static void pf_retry(struct ctx *c, int e, struct tep_record *rec, size_t ci, long long attempt,
+		     int kept)
+{
+	static const char *const what[EV_N] = {
+		[EV_RETRY] = "retry", [EV_FALLBACK] = "fallback to mmap_lock",
+		[EV_KEPT] = "retry kept on the VMA lock",
+	};
+	unsigned long long addr = 0, tgid = 0;
+	int pid = tep_data_pid(c->tep, rec);
+	char name[96], args[160];
+	snprintf(name, sizeof(name), "%s (%s)", what[e], cause_name(ci));
+	rd(c, e, F_ADDRESS, rec, &addr);
+	snprintf(args, sizeof(args), "{\"address\": \"%#llx\", \"attempt\": %lld%s}", addr,
+		 attempt, kept < 0 ? "" : kept ? ", \"kept_vma_lock\": 1" : ", \"kept_vma_lock\": 0");
+	pf_instant(c->pf, pid, rec->ts, name, args);
+	if (!rd(c, e, F_TGID, rec, &tgid))
+		pf_tgid(c->pf, pid, (int)tgid);
+}
+
 static void do_retry(struct ctx *c, int e, struct tep_record *rec, const char *comm)
 {
 	unsigned long long cause = 0, attempt = 0, kept = 0;
@@ -164,6 +186,9 @@ static void do_retry(struct ctx *c, int e, struct tep_record *rec, const char *c
 	 * retry that did not keep the VMA lock (a retry under mmap_lock) */
 	if (c->ch && (e == EV_FALLBACK || (e == EV_RETRY && have_kept && !kept)))
 		ch_fallback(c->ch, rec->ts, tep_data_pid(c->tep, rec), (int)ci);
+	if (c->pf)
+		pf_retry(c, e, rec, ci, have_attempt ? (long long)attempt : -1,
+			 have_kept ? (int)kept : -1);
 
 	for (int i = 0; i < 2; i++) {
 		struct retry_stats *r = rs[i];
@@ -464,7 +489,7 @@ static json_object *build_json(struct ctx *c, const char *path, int cpus)
 
 /* ---- options, main ---- */
 
-enum { OPT_COMM_PREFIX, OPT_OUTPUT, OPT_CHAIN_US, OPT_HELP, NOPTS };
+enum { OPT_COMM_PREFIX, OPT_OUTPUT, OPT_CHAIN_US, OPT_PERFETTO, OPT_HELP, NOPTS };
 
 static const struct cli_opt options[NOPTS] = {
 	[OPT_COMM_PREFIX] = { "comm-prefix", 0, "PREFIX",
@@ -475,6 +500,12 @@ static const struct cli_opt options[NOPTS] = {
 	[OPT_CHAIN_US] = { "chain-threshold", 0, "US",
 			   "wait chains of mmap_lock waits of US microseconds\n"
 			   "or longer (default 100)" },
+	[OPT_PERFETTO] = { "perfetto", 0, "FILE",
+			   "also write FILE in the JSON Trace Event Format for\n"
+			   "ui.perfetto.dev or chrome://tracing: mmap_lock\n"
+			   "waits and holds as slices per thread, the module's\n"
+			   "retries and fallbacks and the longest wait chains\n"
+			   "as instant events" },
 	[OPT_HELP] = CLI_OPT_HELP,
 };
 
@@ -492,11 +523,13 @@ static const struct cli cli = {
 	.examples = "  rs-trace RUN/trace.dat -o RUN/trace.json\n"
 		    "      # what scripts/capture does for every run\n"
 		    "  rs-trace trace.dat --comm-prefix=fl-io | less\n"
-		    "      # only the fl-io threads count as the workload\n",
+		    "      # only the fl-io threads count as the workload\n"
+		    "  rs-trace RUN/trace.dat -o /dev/null --perfetto RUN/trace.perfetto.json\n"
+		    "      # open it at ui.perfetto.dev (Open trace file)\n",
 };
 
 struct opts {
-	const char *in, *out, *prefix;
+	const char *in, *out, *prefix, *perfetto;
 	uint64_t chain_ns;
 };
 
@@ -508,6 +541,9 @@ static void set_option(void *ctx, int opt, const char *value)
 	} else if (opt == OPT_OUTPUT) {
 		cli_need_value(&cli, opt, value);
 		o->out = value;
+	} else if (opt == OPT_PERFETTO) {
+		cli_need_value(&cli, opt, value);
+		o->perfetto = value;
 	} else if (opt == OPT_CHAIN_US) {
 		char *end;
 		cli_need_value(&cli, opt, value);
@@ -547,6 +583,45 @@ static void find_events(struct ctx *c, const char *in)
 				"every acquire counts as successful\n", in);
 }
 
+static void pf_sink(void *arg, const struct ch_span *s)
+{
+	struct ctx *c = arg;
+	pf_span(c->pf, s, s->reason == CH_R_FALLBACK ? cause_name((size_t)s->cause) : NULL);
+}
+
+static const char *pf_comm(void *arg, int pid)
+{
+	struct ctx *c = arg;
+	return tep_data_comm_from_pid(c->tep, pid);
+}
+
+static int pf_prio(void *arg, int pid)
+{
+	struct ctx *c = arg;
+	return c->ch ? ch_task_prio(c->ch, pid) : -1;
+}
+
+/* --perfetto: the longest chains as instants where their waits end, then
+ * the file; 0, or 1 after a message. */
+static int write_perfetto(struct ctx *c, const char *path)
+{
+	const struct ch_result *r = c->ch ? ch_result(c->ch) : NULL;
+	for (size_t i = 0; r && i < r->nlongest; i++) {
+		const struct ch_chain *ch = &r->longest[i];
+		json_object *j = j_chain(c, ch);
+		char name[64];
+		snprintf(name, sizeof(name), "wait chain: %.2f ms", ch->wait_ns / 1e6);
+		pf_instant(c->pf, ch->pid, ch->start_ns + ch->wait_ns, name,
+			   json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+		json_object_put(j);
+	}
+	if (pf_write(c->pf, path, pf_comm, pf_prio, c)) {
+		fprintf(stderr, "rs-trace: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 /* Read every record of the trace into c; 0, or 1 after a message. */
 static int read_trace(struct ctx *c, struct tracecmd_input *h, const char *in,
 		      uint64_t chain_ns)
@@ -559,6 +634,8 @@ static int read_trace(struct ctx *c, struct tracecmd_input *h, const char *in,
 	if (c->pair_ok && c->ev[EV_START] && c->ev[EV_RELEASED] && c->f[EV_START][F_MM] &&
 	    (c->ch = ch_new(chain_ns)) == NULL)
 		c->oom = 1;
+	if (c->ch && c->pf)
+		ch_set_sink(c->ch, pf_sink, c);
 	if (!c->lp || !c->count || c->oom) {
 		fprintf(stderr, "rs-trace: out of memory\n");
 		return 1;
@@ -598,7 +675,7 @@ static int write_json(json_object *root, const char *out)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { NULL, NULL, RS_COMM_PREFIX, 100000 };
+	struct opts o = { NULL, NULL, RS_COMM_PREFIX, NULL, 100000 };
 	o.in = cli_parse(&cli, argc, argv, set_option, &o);
 	FILE *probe = fopen(o.in, "r");
 	if (!probe) {
@@ -616,12 +693,19 @@ int main(int argc, char **argv)
 	struct ctx c = { 0 };
 	c.prefix = o.prefix;
 	c.prefix_len = strlen(o.prefix);
+	if (o.perfetto && !(c.pf = pf_new())) {
+		fprintf(stderr, "rs-trace: out of memory\n");
+		return 1;
+	}
 	int rc = read_trace(&c, h, o.in, o.chain_ns);
 	if (!rc) {
 		json_object *root = build_json(&c, o.in, tep_get_cpus(c.tep));
 		rc = write_json(root, o.out);
 		json_object_put(root);
 	}
+	if (!rc && c.pf)
+		rc = write_perfetto(&c, o.perfetto);
+	pf_free(c.pf);
 	free(c.count);
 	free(c.comms);
 	lp_free(c.lp);
