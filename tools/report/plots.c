@@ -124,7 +124,7 @@ static int plot_close(struct plot *p, int written)
 }
 
 /* Step lines y(x), log x axis (x must be > 0). */
-static int plot_cdf(const char *outdir, const char *base, const char *title,
+static int plot_ccdf(const char *outdir, const char *base, const char *title,
 		    const char *xlabel, const struct series *s, size_t ns)
 {
 	struct plot p;
@@ -138,12 +138,13 @@ static int plot_cdf(const char *outdir, const char *base, const char *title,
 		fprintf(p.d, "\n\n");
 	}
 	preamble(p.g, base, title);
-	fprintf(p.g, "set logscale x\nset xlabel ");
+	fprintf(p.g, "set logscale xy\nset format y '10^{%%L}'\nset xlabel ");
 	gq(p.g, xlabel);
-	fprintf(p.g, "\nset ylabel 'fraction of faults <= x'\nset yrange [0:1.02]\n");
+	fprintf(p.g, "\nset ylabel 'fraction above x (log)'\nset yrange [*:1.5]\n"
+		     "set grid xtics ytics\n");
 	fprintf(p.g, "plot ");
 	for (size_t i = 0; i < ns; i++) {
-		fprintf(p.g, "%s'%s' index %zu using 1:2 with linespoints lw 2 title ",
+		fprintf(p.g, "%s'%s' index %zu using 1:2 with lines lw 2 title ",
 			i ? ", \\\n     " : "", p.dat, i);
 		gq(p.g, s[i].title);
 	}
@@ -204,7 +205,11 @@ static void plot_name(const char *prefix, const char *scen, char *out, size_t n)
 
 /* The CDF of h in µs: points (x, y), with a 0 at the first bucket's lower
  * bound; returns the number of points (x, y hold 2 * h->n + 1). */
-static size_t hist_cdf(const struct st_hist *h, double *x, double *y)
+/* The complementary CDF, P(latency > x), at the buckets' bounds (µs):
+ * the tail is what the series changes, and on log-log axes p99 and p99.9
+ * are the 10^-2 and 10^-3 lines instead of the top pixel.  The last bound
+ * (nothing above it) is left out: log scale. */
+static size_t hist_ccdf(const struct st_hist *h, double *x, double *y)
 {
 	uint64_t tot = st_hist_total(h), cum = 0;
 	size_t n = 0;
@@ -213,11 +218,13 @@ static size_t hist_cdf(const struct st_hist *h, double *x, double *y)
 			continue;
 		if (n == 0 && h->b[j].lo > 0) {
 			x[n] = h->b[j].lo / 1000.0;
-			y[n++] = 0;
+			y[n++] = 1;
 		}
 		cum += h->b[j].count;
+		if (cum == tot)
+			break;
 		x[n] = (h->b[j].hi > h->b[j].lo ? h->b[j].hi : h->b[j].lo) / 1000.0;
-		y[n++] = (double)cum / (double)tot;
+		y[n++] = (double)(tot - cum) / (double)tot;
 	}
 	return n;
 }
@@ -254,14 +261,15 @@ int plot_latency(const struct results *res, const char *outdir, const char *scen
 		if (st_hist_total(&h)) {
 			double *x = xmalloc((2 * h.n + 1) * sizeof(*x));
 			double *y = xmalloc((2 * h.n + 1) * sizeof(*y));
-			s[ns] = (struct series){ res->kernels[k], x, y, hist_cdf(&h, x, y) };
+			s[ns] = (struct series){ res->kernels[k], x, y, hist_ccdf(&h, x, y) };
 			ns++;
 		}
 		st_hist_free(&h);
 	}
 	char title[256];
-	snprintf(title, sizeof(title), "%s: %s-class fault latency CDF (runs pooled)", scen, cls);
-	int rc = ns ? plot_cdf(outdir, name, title, "fault latency (µs)", s, ns) : -1;
+	snprintf(title, sizeof(title), "%s: %s-class latency, fraction above x (runs pooled)", scen,
+		 cls);
+	int rc = ns ? plot_ccdf(outdir, name, title, "latency (µs)", s, ns) : -1;
 	for (size_t i = 0; i < ns; i++) {
 		free((double *)s[i].x);
 		free((double *)s[i].y);

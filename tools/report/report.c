@@ -407,7 +407,7 @@ static void write_scenario(FILE *f, const struct results *res, const char *outdi
 	char name[200];
 	const char *hc;
 	if (plot_latency(res, outdir, scen, name, sizeof(name), &hc) == 0)
-		fprintf(f, "\n![%s: %s-class latency CDF](%s.svg)\n", scen, hc, name);
+		fprintf(f, "\n![%s: %s-class latency CCDF](%s.svg)\n", scen, hc, name);
 	if (plot_attempts(res, outdir, scen, name, sizeof(name)) == 0)
 		fprintf(f, "\n![%s: attempts per fault](%s.svg)\n", scen, name);
 }
