@@ -431,7 +431,7 @@ void write_report(const struct results *res, const char *outdir, FILE *f,
 	fputs(safety, f);
 	free(safety);
 	if (plot_causes(res, outdir) == 0)
-		fprintf(f, "\n![mmap_lock fallbacks by cause](plot-fallback-causes.svg)\n");
+		fprintf(f, "\n![mmap_lock fallbacks after file or swap I/O, log scale](plot-fallback-causes.svg)\n");
 	for (size_t s = 0; s < res->ns; s++)
 		write_scenario(f, res, outdir, res->scenarios[s]);
 	fprintf(f, "\n%s", definitions);
