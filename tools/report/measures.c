@@ -102,7 +102,7 @@ const struct row scenario_rows[] = {
 	WORKLOAD("faults per second", WL_FAULTS_PER_S),
 	WORKLOAD("wall time (s)", WL_WALL_S),
 	WORKLOAD("errors (all classes)", WL_ERRORS),
-	SECTION("**/proc/vmstat** (delta)"),
+	SECTION("**/proc/vmstat** (delta; every task of the guest: trace-cmd and the shell too, where the module counts the workload's tasks only)"),
 	VMSTAT("pgfault"),
 	VMSTAT("pgmajfault"),
 	VMSTAT("pswpin"),
