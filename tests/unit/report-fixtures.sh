@@ -92,13 +92,13 @@ mkdir -p "$tmp/rep"
 check "rs-report on fixture results" "$bin/rs-report" "$res" --baseline stock -o "$tmp/rep/report.md"
 cp "$tmp/out" "$tmp/stdout"
 rep=$tmp/rep/report.md
-h='| file-io | stock | 8,100 [8,000–8,200] | 0 | 100 [100–550] | 40 [38–42] |'
-contains "headline file-io stock (fallbacks, kept, hi p99, throughput)" "$tmp/stdout" "$h"
-h='| file-io | patched | 20 [10–30] (×0.00247) | 8,200 [8,100–8,300] (×—) | 83.5 [82–85] (×0.835) (inversion not exercised) | 75 [60–90] (×1.88) |'
+h='| file-io | stock | 8,100 | 10,685 | 328 | 447.5 | 22 | 10 | 7.22 | 40 |'
+contains "headline file-io stock (fallbacks, read/write wait and waits >= 1 ms, 3+ attempts, hi wait, throughput)" "$tmp/stdout" "$h"
+h='| file-io | patched | 20 (×0.00247) | 3,054 (×0.286) | 10 (×0.0305) | 447.5 (×1) | 22 (×1) | 10 (×1) | 0.006 (×0.000831) (inversion not exercised) | 75 (×1.88) |'
 contains "headline file-io patched: failed run 2 excluded, ratios, fl-hi never waited" "$tmp/stdout" "$h"
-contains "headline swap stock: lossy run marked" "$tmp/stdout" "| swap | stock | 600 [500–700]† | 0† | 100† | 21 [20–22]† |"
-contains "headline swap patched: ratio to a lossy baseline marked" "$tmp/stdout" "| swap | patched | 50 [40–60] (×0.0833†) |"
-contains "headline is in report.md too" "$rep" "| file-io | stock | 8,100 [8,000–8,200] |"
+contains "headline swap stock: lossy run marked; module counters without trace.json; no hi wait" "$tmp/stdout" "| swap | stock | 600† | 601† | n/a | 0.50† | n/a | 10† | n/a | 21† |"
+contains "headline swap patched: ratio to a lossy baseline marked" "$tmp/stdout" "| swap | patched | 50 (×0.0833†) |"
+contains "headline is in report.md too" "$rep" "| file-io | stock | 8,100 | 10,685 |"
 contains "lossy run listed" "$rep" "- † lossy run stock/swap/3: trace buffer overrun, 120 events lost (included)"
 contains "failed run listed" "$rep" "- failed run patched/file-io/2: guest panic during capture (excluded)"
 lacks "failed run's numbers reach no cell" "$rep" "99,999"

@@ -116,6 +116,15 @@ const size_t scenario_nrows = sizeof(scenario_rows) / sizeof(*scenario_rows);
 
 const struct row key_rows[NKEY_ROWS] = {
 	[KEY_FALLBACKS] = COUNTER("mmap_lock fallbacks", "mmap_lock_fallback"),
+	[KEY_READ_WAIT] = LOCK("read wait (ms)", LOCK_READ, LOCK_WAIT_MS),
+	[KEY_READ_1MS] = { .label = "read waits ≥ 1 ms", .src = SRC_MMAP_LOCK, .mode = LOCK_READ,
+			   .lock = LOCK_WAITS_FROM, .bucket = RS_WAIT_1_10ms },
+	[KEY_WRITE_WAIT] = LOCK("write wait (ms)", LOCK_WRITE, LOCK_WAIT_MS),
+	[KEY_WRITE_1MS] = { .label = "write waits ≥ 1 ms", .src = SRC_MMAP_LOCK,
+			    .mode = LOCK_WRITE, .lock = LOCK_WAITS_FROM, .bucket = RS_WAIT_1_10ms },
+	[KEY_ATTEMPTS3] = { .label = "faults with 3+ attempts", .src = SRC_COUNTER,
+			    .counter = "attempts_3", .plus = "attempts_4plus" },
+	[KEY_HI_WAIT] = HI_LOCK("hi thread's mmap_lock wait (ms)", LOCK_WAIT_MS, 0),
 	[KEY_KEPT] = COUNTER("retries kept on the VMA lock", "retry_kept_vma_lock"),
 	[KEY_P99] = { .label = "hi-thread p99 fault latency (µs)", .src = SRC_LATENCY,
 		      .per_class = 1, .quantile = 0.99 },
@@ -280,6 +289,8 @@ static double lock_figure(enum lock_figure fig, double acq, double wait_ns, doub
 		return acq;
 	case LOCK_WAIT_US:
 		return wait_ns / 1000.0;
+	case LOCK_WAIT_MS:
+		return wait_ns / 1e6;
 	case LOCK_AVG_US:
 		return acq > 0 ? wait_ns / 1000.0 / acq : NAN;
 	case LOCK_WAITS_IN:
@@ -340,7 +351,7 @@ int inversion_exercised(const struct results *res, const char *kernel, const cha
  * fl-hi's for the hi rows. */
 static double lock_value(const struct row *row, const struct run *r)
 {
-	double acq, wait_ns, in_bucket, max_ns = NAN;
+	double acq, wait_ns, in_bucket, from = 0, max_ns = NAN;
 	if (row->hi)
 		return hi_lock_value(row, r);
 	if (r->tr.have_mmap_lock) {
@@ -348,6 +359,8 @@ static double lock_value(const struct row *row, const struct run *r)
 		acq = t->acquire;
 		wait_ns = t->wait_ns_total;
 		in_bucket = t->hist[row->bucket];
+		for (int b = (int)row->bucket; b < RS_NWAIT_BUCKETS; b++)
+			from += t->hist[b];
 		max_ns = t->wait_ns_max;
 	} else {
 		char name[128];
@@ -357,9 +370,12 @@ static double lock_value(const struct row *row, const struct run *r)
 		wait_ns = counter_delta(&r->stats, name);
 		lock_counter(row->mode, 2 + (int)row->bucket, name, sizeof(name));
 		in_bucket = counter_delta(&r->stats, name);
+		for (int b = (int)row->bucket; b < RS_NWAIT_BUCKETS; b++) {
+			lock_counter(row->mode, 2 + b, name, sizeof(name));
+			from += counter_delta(&r->stats, name);
+		}
 	}
-	/* LOCK_WAITS_FROM: only the hi rows use it */
-	return lock_figure(row->lock, acq, wait_ns, in_bucket, NAN, max_ns);
+	return lock_figure(row->lock, acq, wait_ns, in_bucket, from, max_ns);
 }
 
 /* Latency of one class in ns: quantile over its (thread-merged) buckets,

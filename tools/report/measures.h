@@ -38,6 +38,7 @@ enum lock_mode { LOCK_READ, LOCK_WRITE, LOCK_NMODES };
 enum lock_figure {
 	LOCK_ACQUIRE,   /* acquisitions that waited in start_locking */
 	LOCK_WAIT_US,   /* their total wait (µs) */
+	LOCK_WAIT_MS,   /* the same in ms */
 	LOCK_AVG_US,    /* total wait / acquisitions (µs) */
 	LOCK_WAITS_IN,  /* acquisitions whose wait fell in bucket */
 	LOCK_WAITS_FROM, /* acquisitions whose wait fell in bucket or above */
@@ -92,9 +93,14 @@ struct row {
 extern const struct row scenario_rows[];
 extern const size_t scenario_nrows;
 
-/* The headline's columns (KEY_FALLBACKS .. KEY_THROUGHPUT, in this order)
- * and the summary's figures.  KEY_P99 is per_class. */
-enum key_row { KEY_FALLBACKS, KEY_KEPT, KEY_P99, KEY_THROUGHPUT, KEY_ATTEMPTS_MAX, NKEY_ROWS };
+/* The headline's columns (KEY_FALLBACKS .. KEY_THROUGHPUT, in this order:
+ * what the decision needs) and the summary's figures.  KEY_P99 is
+ * per_class; KEY_HI_WAIT only where the scenario has a hi thread. */
+enum key_row {
+	KEY_FALLBACKS, KEY_READ_WAIT, KEY_READ_1MS, KEY_WRITE_WAIT, KEY_WRITE_1MS,
+	KEY_ATTEMPTS3, KEY_HI_WAIT, KEY_THROUGHPUT,
+	KEY_KEPT, KEY_P99, KEY_ATTEMPTS_MAX, NKEY_ROWS
+};
 #define NHEADLINE_COLS (KEY_THROUGHPUT + 1)
 extern const struct row key_rows[NKEY_ROWS];
 

@@ -6,25 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One headline cell: kernel k's value of key row i, with its ratio. */
+/* One headline cell: kernel k's median of key row i (its range is in the
+ * scenario's table) and its ratio to the baseline's, or what stands for
+ * it: nothing when both are 0, "(stock 0)" when only the baseline's is. */
 static void headline_cell(const struct results *res, struct sbuf *b, const char *scen,
-			  size_t k, int i, const char *hc, struct cell *base)
+			  size_t k, int i, int has_hi, struct cell *base)
 {
-	char cb[160], rb[32];
-	struct cell c = cell_of(res, res->kernels[k], scen, &key_rows[i], hc ? hc : "hi");
+	char cb[64];
+	if (i == KEY_HI_WAIT && !has_hi) {
+		sb_printf(b, " — |");
+		return;
+	}
+	struct cell c = cell_of(res, res->kernels[k], scen, &key_rows[i], NULL);
 	if (k == 0)
 		*base = c;
-	fmt_cell(&c, cb, sizeof(cb));
-	if (k > 0) {
-		fmt_ratio(&c, base, rb, sizeof(rb));
-		sb_printf(b, " %s (×%s)", cb, rb);
-	} else {
-		sb_printf(b, " %s", cb);
+	if (!c.s.n) {
+		sb_printf(b, " n/a |");
+		return;
 	}
-	if (i == KEY_P99 && hc && strcmp(hc, "hi"))
-		sb_printf(b, " (%s class)", hc);
-	if (i == KEY_P99 && hc && !strcmp(hc, "hi") &&
-	    !inversion_exercised(res, res->kernels[k], scen))
+	sb_printf(b, " %s%s", fmt_num(c.s.median, cb, sizeof(cb)), c.lossy ? DAGGER : "");
+	if (k > 0 && base->s.n && base->s.median > 0)
+		sb_printf(b, " (×%.3g%s)", c.s.median / base->s.median, base->lossy ? DAGGER : "");
+	else if (k > 0 && base->s.n && c.s.median != 0)
+		sb_printf(b, " (%s 0)", res->kernels[0]);
+	if (i == KEY_HI_WAIT && !inversion_exercised(res, res->kernels[k], scen))
 		sb_printf(b, " (inversion not exercised)");
 	sb_printf(b, " |");
 }
@@ -40,12 +45,17 @@ void headline(const struct results *res, struct sbuf *b)
 	sb_printf(b, "\n");
 	for (size_t s = 0; s < res->ns; s++) {
 		const char *scen = res->scenarios[s];
-		const char *hc = headline_class(res, scen);
+		const char **cls;
+		size_t ncls = scenario_classes(res, scen, &cls);
+		int has_hi = 0;
+		for (size_t c = 0; c < ncls; c++)
+			has_hi |= !strcmp(cls[c], "hi");
+		free(cls);
 		struct cell base[NHEADLINE_COLS];
 		for (size_t k = 0; k < res->nk; k++) {
 			sb_printf(b, "| %s | %s |", scen, res->kernels[k]);
 			for (int i = 0; i < NHEADLINE_COLS; i++)
-				headline_cell(res, b, scen, k, i, hc, &base[i]);
+				headline_cell(res, b, scen, k, i, has_hi, &base[i]);
 			sb_printf(b, "\n");
 		}
 	}
