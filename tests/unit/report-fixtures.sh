@@ -113,6 +113,9 @@ contains "fallbacks per 1,000 major faults" "$rep" "| fallbacks per 1,000 major 
 contains "attempts_max is the after value" "$rep" "| max attempts (value after the run) | 3 | 3 | 1 |"
 contains "counter missing on stock is n/a" "$rep" "| new_counter_x | n/a | 8 [7–9] | — |"
 contains "definitions stated" "$rep" "## Definitions"
+contains "rows 0 everywhere are one line under the table, not rows" "$rep" \
+	"0 in every run of every kernel: kept after file I/O, fallback: vma_abort, fallback: file_io,"
+lacks "  and no such row" "$rep" "| &nbsp;&nbsp;kept after file I/O | 0 | 0 |"
 # The inversion guard (issue 16): fl-hi's mmap_lock waits from trace.json's
 # by_comm; a kernel whose hi thread never waited 100 us gets no verdict.
 contains "hi waits from by_comm, read + write" "$rep" "| hi acquisitions | 5 | 2 | 0.4 |"

@@ -266,10 +266,32 @@ static void write_summary(FILE *f, const struct results *res)
 
 /* One table row: label, then each kernel's cell and its ratio to the
  * baseline; a section row has empty cells. */
+/* The labels of the rows that were 0 in every run of every kernel: not
+ * written as rows, but listed in one line under the table. */
+static struct sbuf zero_rows;
+
+/* Whether every kernel has the row and it is 0 in every run. */
+static int all_zero(const struct results *res, const char *scen, const struct row *row,
+		    const char *cls)
+{
+	for (size_t k = 0; k < res->nk; k++) {
+		struct cell c = cell_of(res, res->kernels[k], scen, row, cls);
+		if (!c.s.n || c.s.min != 0 || c.s.max != 0)
+			return 0;
+	}
+	return row->src != SRC_SECTION;
+}
+
 static void write_row(FILE *f, const struct results *res, const char *scen,
 		      const struct row *row, const char *cls, const char *label)
 {
 	struct cell base = { { 0, NAN, NAN, NAN }, 0 };
+	if (all_zero(res, scen, row, cls)) {
+		while (!strncmp(label, "&nbsp;", 6))
+			label += 6;
+		sb_printf(&zero_rows, "%s%s", zero_rows.s ? ", " : "", label);
+		return;
+	}
 	fprintf(f, "| %s |", label);
 	for (size_t k = 0; k < res->nk; k++) {
 		char cb[160], rb[32];
@@ -385,6 +407,10 @@ static void write_table(FILE *f, const struct results *res, const char *scen)
 		i++;
 	}
 	write_other_counters(f, res, scen);
+	if (zero_rows.s)
+		fprintf(f, "\n0 in every run of every kernel: %s.\n", zero_rows.s);
+	sb_free(&zero_rows);
+	zero_rows = (struct sbuf){ 0 };
 }
 
 static void write_scenario(FILE *f, const struct results *res, const char *outdir,
