@@ -113,6 +113,12 @@ contains "fallbacks per 1,000 major faults" "$rep" "| fallbacks per 1,000 major 
 contains "attempts_max is the after value" "$rep" "| max attempts (value after the run) | 3 | 3 | 1 |"
 contains "counter missing on stock is n/a" "$rep" "| new_counter_x | n/a | 8 [7–9] | — |"
 contains "definitions stated" "$rep" "## Definitions"
+csv=$tmp/rep/report.csv
+contains "report.csv: every run's counter, the failed run too, with its status" "$csv" \
+	"patched,file-io,2,failed,module,mmap_lock_fallback,99999"
+contains "report.csv: trace.json's figures" "$csv" "stock,file-io,1,ok,trace,mmap_lock_read.acquire,20010"
+contains "report.csv: faultload's per class" "$csv" "stock,file-io,1,ok,workload,hi.ops,100"
+check "report.csv: 7 fields on every line" awk -F, 'NF != 7 { exit 1 }' "$csv"
 contains "rows 0 everywhere are one line under the table, not rows" "$rep" \
 	"0 in every run of every kernel: kept after file I/O, fallback: vma_abort, fallback: file_io,"
 lacks "  and no such row" "$rep" "| &nbsp;&nbsp;kept after file I/O | 0 | 0 |"

@@ -6,6 +6,7 @@
  * is mail.c.
  */
 #include "cli.h"
+#include "csvdump.h"
 #include "mail.h"
 #include "measures.h"
 #include "report.h"
@@ -44,7 +45,8 @@ static const struct cli cli = {
 	.prog = "rs-report",
 	.operand = "RESULTS_DIR",
 	.about = "Reads RESULTS_DIR/<kernel>/<scenario>/<n>/ as scripts/capture writes it and\n"
-		 "writes report.md: per scenario and kernel every measure as \"median\n"
+		 "writes report.md and report.csv (every number of every run): per\n"
+		 "scenario and kernel every measure as \"median\n"
 		 "[min-max]\" over the runs that did not fail, with the ratio to the baseline;\n"
 		 "plot-*.{dat,gp,svg} (gnuplot) next to it.  Prints the headline table and\n"
 		 "the lossy or failed runs to stdout.  Exit status: 0 ok, 1 a missing or\n"
@@ -129,12 +131,20 @@ static void write_all(const struct results *res, const char *outpath)
 	write_report(res, outdir, f, &head);
 	if (fclose(f))
 		fatal("%s: %s", outpath, strerror(errno));
+	/* every number of every run: report.csv next to report.md */
+	size_t l = strlen(outpath);
+	char *csv = l > 3 && !strcmp(outpath + l - 3, ".md") ?
+			    xasprintf("%.*s.csv", (int)(l - 3), outpath) :
+			    xasprintf("%s.csv", outpath);
+	if (write_csv(res, csv))
+		fatal("%s: %s", csv, strerror(errno));
 	fputs(head.s, stdout);
 	struct sbuf lists = { 0 };
 	run_lists(res, NULL, &lists);
 	if (lists.s)
 		fputs(lists.s, stdout);
-	printf("\nreport: %s\n", outpath);
+	printf("\nreport: %s (every number of every run: %s)\n", outpath, csv);
+	free(csv);
 	sb_free(&lists);
 	sb_free(&head);
 	free(outdir);
