@@ -537,7 +537,7 @@ static int known_class(const char *name)
 	return 0;
 }
 
-static int scenario_has_class(const struct results *res, const char *scen, const char *cls)
+int scenario_has_class(const struct results *res, const char *scen, const char *cls)
 {
 	for (size_t i = 0; i < res->n; i++)
 		if (!strcmp(res->r[i].scenario, scen) && workload_class(&res->r[i].wl, cls))

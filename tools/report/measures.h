@@ -149,6 +149,9 @@ int hi_waited(const struct run *r);
  * the hi thread wait on mmap_lock; else 1. */
 int inversion_exercised(const struct results *res, const char *kernel, const char *scen);
 
+/* Whether some run of scen has workload class cls. */
+int scenario_has_class(const struct results *res, const char *scen, const char *cls);
+
 /* The workload classes of a scenario: the known ones (hi io swap writer
  * same fork minor) in that order, then the others as first seen.  The
  * names live as long as res; free() the array. */

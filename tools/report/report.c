@@ -384,12 +384,7 @@ static void write_table(FILE *f, const struct results *res, const char *scen)
 	for (size_t k = 0; k < res->nk; k++)
 		fprintf(f, k ? "---:|---:|" : "---:|");
 	fprintf(f, "\n");
-	const char **cls;
-	size_t ncls = scenario_classes(res, scen, &cls);
-	int has_hi = 0;
-	for (size_t c = 0; c < ncls; c++)
-		has_hi |= !strcmp(cls[c], "hi");
-	free(cls);
+	int has_hi = scenario_has_class(res, scen, "hi");
 	for (size_t i = 0; i < scenario_nrows;) {
 		const struct row *row = &scenario_rows[i];
 		if (row->hi && !has_hi) {

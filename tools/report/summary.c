@@ -45,12 +45,7 @@ void headline(const struct results *res, struct sbuf *b)
 	sb_printf(b, "\n");
 	for (size_t s = 0; s < res->ns; s++) {
 		const char *scen = res->scenarios[s];
-		const char **cls;
-		size_t ncls = scenario_classes(res, scen, &cls);
-		int has_hi = 0;
-		for (size_t c = 0; c < ncls; c++)
-			has_hi |= !strcmp(cls[c], "hi");
-		free(cls);
+		int has_hi = scenario_has_class(res, scen, "hi");
 		struct cell base[NHEADLINE_COLS];
 		for (size_t k = 0; k < res->nk; k++) {
 			sb_printf(b, "| %s | %s |", scen, res->kernels[k]);

@@ -120,12 +120,7 @@ void write_wait_chains(FILE *f, const struct results *res)
 	int header = 0;
 	for (size_t s = 0; s < res->ns; s++) {
 		const char *scen = res->scenarios[s];
-		const char **cls;
-		size_t ncls = scenario_classes(res, scen, &cls);
-		int has_hi = 0, has_chains = 0;
-		for (size_t c = 0; c < ncls; c++)
-			has_hi |= !strcmp(cls[c], "hi");
-		free(cls);
+		int has_hi = scenario_has_class(res, scen, "hi"), has_chains = 0;
 		for (size_t i = 0; i < res->n; i++)
 			has_chains |= !strcmp(res->r[i].scenario, scen) && res->r[i].tr.have_chains;
 		if (!has_hi || !has_chains)
