@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The series' fault paths compile on the other architectures it touches, with
 # no new warnings (scripts/check-arches).  By default x86 and arm64 for the
-# RFC series and x86 for v2 and anon-only on 7.3, to stay inside CI's time
-# budget; RS_CHECK_ARCHES=all runs every arch of every variant on 7.3 and
-# the RFC backport on 6.12.
+# RFC series and x86 for v2, anon-only, retry-hard and no-drop on 7.3, to stay
+# inside CI's time budget; RS_CHECK_ARCHES=all runs every arch of every
+# variant on 7.3 and the RFC backport on 6.12.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-runs=("7.3|patched|x86 arm64" "7.3|v2|x86" "7.3|anon-only|x86")
+runs=("7.3|patched|x86 arm64" "7.3|v2|x86" "7.3|anon-only|x86" "7.3|retry-hard|x86"
+	"7.3|no-drop|x86")
 if [ "${RS_CHECK_ARCHES:-}" = all ]; then
 	all="arm arm64 loongarch powerpc riscv s390 x86"
-	runs=("7.3|patched|$all" "7.3|v2|$all" "7.3|anon-only|$all" "6.12|patched|$all")
+	runs=("7.3|patched|$all" "7.3|v2|$all" "7.3|anon-only|$all" "7.3|retry-hard|$all"
+		"7.3|no-drop|$all" "6.12|patched|$all")
 fi
 
 for run in "${runs[@]}"; do
