@@ -210,7 +210,7 @@ json.dump(d, open(sys.argv[1], "w"))
 PY
 done
 check "rs-report with fl-hi waits on both kernels" "$bin/rs-report" "$gres" --baseline stock -o "$tmp/guard.md"
-contains "  the hi p99 verdict is made" "$tmp/guard.md" "lowers the high-priority thread's p99 fault latency most"
+contains "  the hi p99 verdict is made" "$tmp/guard.md" "lowers the high-priority thread's p99 latency most"
 lacks "  and no guard line" "$tmp/guard.md" "did not exercise the inversion"
 for p in plot-latency-file-io plot-attempts-swap plot-fallback-causes; do
 	if grep -q '<svg' "$tmp/rep/$p.svg" 2>/dev/null && grep -qF "($p.svg)" "$rep"; then

@@ -138,7 +138,7 @@ static int plot_ccdf(const char *outdir, const char *base, const char *title,
 		fprintf(p.d, "\n\n");
 	}
 	preamble(p.g, base, title);
-	fprintf(p.g, "set logscale xy\nset format y '10^{%%L}'\nset xlabel ");
+	fprintf(p.g, "set logscale xy\nset format y '%%g'\nset xlabel ");
 	gq(p.g, xlabel);
 	fprintf(p.g, "\nset ylabel 'fraction above x (log)'\nset yrange [*:1.5]\n"
 		     "set grid xtics ytics\n");

@@ -231,7 +231,7 @@ void summary(const struct results *res, struct sbuf *b)
 
 	fallbacks_claim(res, b, v);
 	p99_claim(res, b, "hi", "the hi thread", -1,
-		  "lowers the high-priority thread's p99 fault latency most", v, lo, hi);
+		  "lowers the high-priority thread's p99 latency most (ui-inversion: per frame)", v, lo, hi);
 	p99_claim(res, b, "fork", "fork()", +1, "has the worst fork latency", v, lo, hi);
 	attempts_claims(res, b, v);
 	free(v);
