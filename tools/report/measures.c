@@ -537,6 +537,39 @@ static int known_class(const char *name)
 	return 0;
 }
 
+int aa_kernel(const struct results *res)
+{
+	for (size_t k = 1; k < res->nk; k++) {
+		size_t n = strlen(res->kernels[0]);
+		if (!strncmp(res->kernels[k], res->kernels[0], n) &&
+		    !strcmp(res->kernels[k] + n, "-aa"))
+			return (int)k;
+	}
+	return -1;
+}
+
+double noise_band(const struct results *res, const char *scen, const struct row *row,
+		  const char *cls)
+{
+	int aa = aa_kernel(res);
+	if (aa < 0)
+		return NAN;
+	double b = cell_median(res, res->kernels[0], scen, row, cls);
+	double a = cell_median(res, res->kernels[aa], scen, row, cls);
+	return isnan(a) || isnan(b) || b == 0 ? NAN : fabs(a / b - 1);
+}
+
+int within_noise(const struct results *res, const char *scen, const struct row *row,
+		 const char *cls, size_t k)
+{
+	double band = noise_band(res, scen, row, cls);
+	double b = cell_median(res, res->kernels[0], scen, row, cls);
+	double v = cell_median(res, res->kernels[k], scen, row, cls);
+	if (k == 0 || (int)k == aa_kernel(res) || isnan(band) || isnan(v))
+		return 0;
+	return fabs(v / b - 1) <= band;
+}
+
 int scenario_has_class(const struct results *res, const char *scen, const char *cls)
 {
 	for (size_t i = 0; i < res->n; i++)

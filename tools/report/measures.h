@@ -149,6 +149,19 @@ int hi_waited(const struct run *r);
  * the hi thread wait on mmap_lock; else 1. */
 int inversion_exercised(const struct results *res, const char *kernel, const char *scen);
 
+/* The A/A kernel: the baseline (kernels[0]) captured a second time by
+ * make compare, named "<baseline>-aa"; its index in res->kernels, or -1. */
+int aa_kernel(const struct results *res);
+/* The noise band of a row in scen: |median(A/A) / median(baseline) - 1|,
+ * how far two captures of the same kernel differ; NaN without an A/A
+ * pair or when the baseline's median is 0. */
+double noise_band(const struct results *res, const char *scen, const struct row *row,
+		  const char *cls);
+/* 1 when kernel k's median of row is within the noise band of the
+ * baseline's (and k is neither of the A/A pair). */
+int within_noise(const struct results *res, const char *scen, const struct row *row,
+		 const char *cls, size_t k);
+
 /* Whether some run of scen has workload class cls. */
 int scenario_has_class(const struct results *res, const char *scen, const char *cls);
 

@@ -26,7 +26,8 @@ static void headline_cell(const struct results *res, struct sbuf *b, const char 
 	}
 	sb_printf(b, " %s%s", fmt_num(c.s.median, cb, sizeof(cb)), c.lossy ? DAGGER : "");
 	if (k > 0 && base->s.n && base->s.median > 0)
-		sb_printf(b, " (×%.3g%s)", c.s.median / base->s.median, base->lossy ? DAGGER : "");
+		sb_printf(b, " (×%.3g%s%s)", c.s.median / base->s.median, base->lossy ? DAGGER : "",
+			  within_noise(res, scen, &key_rows[i], NULL, k) ? ", noise" : "");
 	else if (k > 0 && base->s.n && c.s.median != 0)
 		sb_printf(b, " (%s 0)", res->kernels[0]);
 	if (i == KEY_HI_WAIT && !inversion_exercised(res, res->kernels[k], scen))
@@ -76,14 +77,25 @@ static void claim(const struct results *res, struct sbuf *b, const double *v, co
 {
 	size_t best = 0;
 	char nb[64], bb[64];
+	int aa = aa_kernel(res);
 	for (size_t k = 1; k < res->nk; k++) {
-		if (isnan(v[k]))
+		if (isnan(v[k]) || (int)k == aa)
 			continue;
 		if (!best || (want < 0 ? v[k] < v[best] : v[k] > v[best]))
 			best = k;
 	}
 	if (!best) {
 		sb_printf(b, "- %s: n/a (no variant has a value in %s)\n", what, where);
+		return;
+	}
+	/* an effect inside the A/A noise band is no effect */
+	double band = aa >= 0 && !isnan(v[aa]) && !isnan(v[0]) && v[0] != 0 ?
+			      fabs(v[aa] / v[0] - 1) : NAN;
+	if (!isnan(band) && fabs(v[best] / v[0] - 1) <= band) {
+		sb_printf(b, "- **No difference** (%s): the furthest from %s is %s at ×%.3g, inside "
+			     "the noise band of ±%.0f%% that two captures of %s differ by (%s ×%.3g); %s.\n",
+			  what, res->kernels[0], res->kernels[best], v[best] / v[0], 100 * band,
+			  res->kernels[0], res->kernels[aa], v[aa] / v[0], where);
 		return;
 	}
 	/* "lowers most" when nothing is lower than the baseline is not a claim */
