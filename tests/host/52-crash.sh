@@ -9,19 +9,27 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 res=$RS_BUILD/check/crash
 rm -rf "$res"
-id=crash v=stock
-log=$RS_BUILD/check/capture-crash.log
-t0=$(date +%s)
-"$top/scripts/capture" --variant "$v" --runs 3 --run-id "$id" --results "$res" \
-	--crash-at minor:2 minor:--duration,1 >"$log" 2>&1
-rc=$?
-d=$res/$id/$v/minor
-if [ "$rc" = 0 ]; then
-	ok "capture with a guest crash in run 2 of 3 exits 0 ($(($(date +%s) - t0)) s)"
-else
-	tail -n 15 "$log" | sed 's/^/#   /'
-	not_ok "capture with a guest crash in run 2 of 3 exits 0 (exit $rc)"
-fi
+v=stock
+
+# short_capture ID WHAT RUNS HOOK DURATION: a capture of scenario minor on
+# stock with a test hook (--crash-at/--fail-at minor:N), which must exit 0;
+# sets id, log and d (the scenario's results).
+short_capture() {
+	local what=$2 runs=$3 hook=$4 dur=$5 t0 rc
+	id=$1 log=$RS_BUILD/check/capture-$1.log d=$res/$1/$v/minor
+	t0=$(date +%s)
+	"$top/scripts/capture" --variant "$v" --runs "$runs" --run-id "$id" --results "$res" \
+		"${hook%% *}" "${hook#* }" "minor:--duration,$dur" >"$log" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		ok "capture with $what exits 0 ($(($(date +%s) - t0)) s)"
+	else
+		tail -n 15 "$log" | sed 's/^/#   /'
+		not_ok "capture with $what exits 0 (exit $rc)"
+	fi
+}
+
+short_capture crash "a guest crash in run 2 of 3" 3 "--crash-at minor:2" 1
 for n in 1 3 4; do
 	if [ "$(status_get "$d/$n/status" result 2>/dev/null)" = ok ] && [ -s "$d/$n/stats.after" ]; then
 		ok "run $n filed ok with its counters"
@@ -53,19 +61,7 @@ fi
 # A run whose workload fails while the guest lives (faultload OOM-killed in
 # a memcg scenario) is done again in the same way (scripts/capture
 # --fail-at: faultload SIGKILLed one second into run 1 of 2).
-id=fail
-log=$RS_BUILD/check/capture-fail.log
-t0=$(date +%s)
-"$top/scripts/capture" --variant "$v" --runs 2 --run-id "$id" --results "$res" \
-	--fail-at minor:1 minor:--duration,2 >"$log" 2>&1
-rc=$?
-d=$res/$id/$v/minor
-if [ "$rc" = 0 ]; then
-	ok "capture with faultload killed in run 1 of 2 exits 0 ($(($(date +%s) - t0)) s)"
-else
-	tail -n 15 "$log" | sed 's/^/#   /'
-	not_ok "capture with faultload killed in run 1 of 2 exits 0 (exit $rc)"
-fi
+short_capture fail "faultload killed in run 1 of 2" 2 "--fail-at minor:1" 2
 if [ "$(status_get "$d/1/status" result 2>/dev/null)" = failed ] &&
 	[ "$(status_get "$d/1/status" crash 2>/dev/null)" = none ] &&
 	grep -q 'faultload exited 137' "$d/1/status" && [ -f "$d/1/redone" ]; then
