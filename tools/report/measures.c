@@ -337,11 +337,12 @@ int inversion_exercised(const struct results *res, const char *kernel, const cha
 	int known = 0, waited = 0;
 	for (size_t i = 0; i < res->n; i++) {
 		const struct run *r = &res->r[i];
+		int w = hi_waited(r);
 		if (strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) ||
-		    r->status == RUN_FAILED || hi_waited(r) < 0)
+		    r->status == RUN_FAILED || w < 0)
 			continue;
 		known++;
-		waited += hi_waited(r);
+		waited += w;
 	}
 	return !known || waited;
 }

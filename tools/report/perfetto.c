@@ -19,6 +19,7 @@ struct pf_ev {
 struct pf_thread {
 	int tid, tgid; /* tgid 0: unknown */
 	uint64_t mm;
+	int proc;      /* process_of(), set by pf_write() */
 };
 
 struct pf {
@@ -67,7 +68,7 @@ static struct pf_thread *thread(struct pf *p, int tid)
 		p->th = t;
 		p->capth = n;
 	}
-	p->th[p->nth] = (struct pf_thread){ tid, 0, 0 };
+	p->th[p->nth] = (struct pf_thread){ tid, 0, 0, 0 };
 	return &p->th[p->nth++];
 }
 
@@ -162,6 +163,8 @@ int pf_write(struct pf *p, const char *path, const char *(*comm)(void *, int),
 	if (!f)
 		return -1;
 	const char *sep = "";
+	for (size_t i = 0; i < p->nth; i++)
+		p->th[i].proc = process_of(p, &p->th[i]);
 	fprintf(f, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
 	for (size_t i = 0; i < p->nth; i++, sep = ",\n") {
 		const struct pf_thread *t = &p->th[i];
@@ -170,17 +173,20 @@ int pf_write(struct pf *p, const char *path, const char *(*comm)(void *, int),
 		snprintf(label, sizeof(label), "%s (prio %d)", c ? c : "?", prio(arg, t->tid));
 		fprintf(f, "%s{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %d, \"tid\": %d, "
 			   "\"args\": {\"name\": ",
-			sep, process_of(p, t), t->tid);
+			sep, t->proc, t->tid);
 		json_str(f, label);
 		fprintf(f, "}}");
 	}
 	qsort(p->ev, p->n, sizeof(*p->ev), by_thread_time);
+	const struct pf_thread *t = NULL;
 	for (size_t i = 0; i < p->n; i++, sep = ",\n") {
 		const struct pf_ev *e = &p->ev[i];
+		if (!t || t->tid != e->tid) /* sorted by thread: one lookup each */
+			t = thread(p, e->tid);
 		fprintf(f, "%s{\"ph\": \"%c\", \"name\": ", sep, e->ph);
 		json_str(f, e->name);
 		fprintf(f, ", \"pid\": %d, \"tid\": %d, \"ts\": %llu.%03llu",
-			process_of(p, thread(p, e->tid)), e->tid,
+			t->proc, e->tid,
 			(unsigned long long)(e->ts / 1000), (unsigned long long)(e->ts % 1000));
 		if (e->ph == 'X')
 			fprintf(f, ", \"dur\": %llu.%03llu", (unsigned long long)(e->dur / 1000),
