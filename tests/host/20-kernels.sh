@@ -28,6 +28,23 @@ else
 	printf '#   want: %s\n#   got:  %s\n' "$want" "$got"
 	not_ok "stock and patched trees differ only by the series"
 fi
+# The trees hard-link one pristine tree (scripts/lib.sh extract_tree): a
+# file the series leaves alone is the pristine file in both trees, and a
+# tree costs tens of MB, not 1.8 GB (six full trees filled a CI disk).
+pristine=$RS_BUILD/src/7.3/linux
+same=$(stat -c %i "$pristine/mm/mmap.c" "$stock/mm/mmap.c" "$patched/mm/mmap.c" | sort -u | wc -l)
+mb=$(du -sm "$pristine" "$stock" | awk 'NR == 2 { print $1 }')
+if [ "$same" = 1 ] && [ "$mb" -lt 200 ]; then
+	ok "stock and patched trees hard-link the pristine tree's files (stock tree: $mb MB of its own)"
+else
+	not_ok "stock and patched trees hard-link the pristine tree ($same inodes for mm/mmap.c; stock tree: $mb MB of its own)"
+fi
+if [ "$(stat -c %i "$pristine/mm/memory.c")" != "$(stat -c %i "$patched/mm/memory.c")" ] &&
+	! grep -q VM_FAULT_RETRY_VMA "$pristine/include/linux/mm_types.h"; then
+	ok "the series' files in the patched tree are its own; the pristine tree is untouched"
+else
+	not_ok "the patched tree's mm/memory.c is the pristine file, or the pristine tree holds the series"
+fi
 t0=$(date +%s)
 out=$("$top/scripts/build-kernel" --base 7.3 --variant stock "${flag[@]}" 2>&1)
 dt=$(($(date +%s) - t0))
