@@ -7,6 +7,8 @@
  *   probes    each probe: symbol, type, on/off (and why), hits, nmissed
  *   filter    "none", "tgid N" or "comm PREFIX"; write one of them
  *   features  what this kernel has, as found at build and load time
+ *   latency   per-fault latency (latency.c): "outcome cause lo_ns hi_ns
+ *             faults" per non-empty bucket, summed over CPUs
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -18,6 +20,7 @@
 #include "debugfs.h"
 #include "features.h"
 #include "filter.h"
+#include "latency.h"
 #include "probes.h"
 #include "stats.h"
 #include "task_state.h"
@@ -42,6 +45,32 @@ static int rs_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(rs_stats);
 
+static int rs_latency_show(struct seq_file *m, void *v)
+{
+	struct rs_lat_hist *h = kmalloc(sizeof(*h), GFP_KERNEL);
+	unsigned int o, c, b;
+	u64 lo, hi;
+
+	if (!h)
+		return -ENOMEM;
+	rs_lat_read(h);
+	seq_puts(m, "# outcome cause lo_ns hi_ns faults\n");
+	for (o = 0; o < RS_NR_LAT_OUTCOMES; o++)
+		for (c = 0; c < RS_NR_LAT_CAUSES; c++)
+			for (b = 0; b < RS_LAT_BUCKETS; b++) {
+				if (!h->n[o][c][b])
+					continue;
+				rs_lat_bucket_range(b, &lo, &hi);
+				seq_printf(m, "%s %s %llu %llu %llu\n",
+					   rs_lat_outcome_names[o],
+					   rs_lat_cause_names[c], lo, hi,
+					   h->n[o][c][b]);
+			}
+	kfree(h);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rs_latency);
+
 /*
  * Zero every counter.  Faults in flight are followed on and counted by the
  * kernel's rule from here (a retry as a retry, nothing of their start
@@ -51,6 +80,7 @@ static void rs_reset(void)
 {
 	rs_state_new_epoch();
 	rs_stats_reset();
+	rs_lat_reset();
 }
 
 /* Copy a short user write into @buf, without the trailing newline. */
@@ -169,6 +199,7 @@ int rs_debugfs_init(void)
 	debugfs_create_file("probes", 0444, rs_dir, NULL, &rs_probes_file_fops);
 	debugfs_create_file("filter", 0644, rs_dir, NULL, &rs_filter_fops);
 	debugfs_create_file("features", 0444, rs_dir, NULL, &rs_features_fops);
+	debugfs_create_file("latency", 0444, rs_dir, NULL, &rs_latency_fops);
 	return 0;
 }
 

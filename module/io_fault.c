@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Layer 3 (models): the filemap_fault(), do_swap_page() and shmem_fault()
- * return probes.  They count the calls and what each returned, and pass a
+ * return probes.  They count the calls and what each returned, time the
+ * fault (latency.c: filemap_fault and do_swap_page), and pass a
  * VM_FAULT_RETRY or VM_FAULT_MAJOR on to the model: the return model
  * notes the retry's cause in the task's slot for handle_mm_fault()'s
  * return; the entry model moves its counts (rs_em_io_return()).
@@ -13,12 +14,14 @@
  * the VMA flag: filemap_fault_retry_random.
  */
 #include <linux/mm.h>
+#include <linux/timekeeping.h>
 
 #include "count.h"
 #include "entry_model.h"
 #include "features.h"
 #include "filter.h"
 #include "io_fault.h"
+#include "latency.h"
 #include "return_model.h"
 #include "stats.h"
 #include "task_state.h"
@@ -102,6 +105,7 @@ int rs_filemap_fault_enter(void *data, unsigned long arg0, unsigned long unused1
 	struct rs_vmf_data *d = data;
 
 	rs_vmf_entry_note(vmf, d);
+	d->t0 = ktime_get_mono_fast_ns();
 	d->random = vmf->vma->vm_flags & VM_RAND_READ;
 	return 0;
 }
@@ -118,21 +122,51 @@ void rs_filemap_fault_exit(void *data, unsigned long retval)
 	rs_vmf_ret_count(retval, d, &rs_filemap_counters, RS_ST_RETRY_FILE_IO);
 	if (d->random && (retval & rs_fault_bits(VM_FAULT_RETRY)))
 		rs_inc(RS_filemap_fault_retry_random);
+	rs_lat_io_return(d->address, d->flags, d->t0, retval,
+			 RS_LAT_CAUSE_file_io);
 }
 
 int rs_do_swap_page_enter(void *data, unsigned long arg0, unsigned long unused1,
 			  unsigned long unused2)
 {
-	rs_vmf_entry_note((struct vm_fault *)arg0, data);
+	struct rs_vmf_data *d = data;
+
+	rs_vmf_entry_note((struct vm_fault *)arg0, d);
+	d->t0 = ktime_get_mono_fast_ns();
 	return 0;
 }
 
 void rs_do_swap_page_exit(void *data, unsigned long retval)
 {
+	struct rs_vmf_data *d = data;
+
 	if (!rs_filter_match())
 		return;
-	rs_vmf_call_count(data, &rs_swap_counters);
-	rs_vmf_ret_count(retval, data, &rs_swap_counters, RS_ST_RETRY_SWAP_IO);
+	rs_vmf_call_count(d, &rs_swap_counters);
+	rs_vmf_ret_count(retval, d, &rs_swap_counters, RS_ST_RETRY_SWAP_IO);
+	rs_lat_io_return(d->address, d->flags, d->t0, retval,
+			 RS_LAT_CAUSE_swap_io);
+}
+
+/*
+ * filemap_map_pages(vmf, start_pgoff, end_pgoff), the fault-around of a
+ * read fault: only the end of a retried fault being timed (latency.c);
+ * no exit otherwise.
+ */
+int rs_map_pages_enter(void *data, unsigned long arg0, unsigned long unused1,
+		       unsigned long unused2)
+{
+	if (!rs_filter_match() || !rs_lat_pending())
+		return 1;
+	rs_vmf_entry_note((struct vm_fault *)arg0, data);
+	return 0;
+}
+
+void rs_map_pages_exit(void *data, unsigned long retval)
+{
+	struct rs_vmf_data *d = data;
+
+	rs_lat_map_pages_return(d->address, d->flags, retval);
 }
 
 /*

@@ -40,6 +40,7 @@
 #include "debugfs.h"
 #include "features.h"
 #include "filter.h"
+#include "latency.h"
 #include "probes.h"
 #include "tracepoints.h"
 
@@ -145,9 +146,13 @@ static int __init rs_init(void)
 	if (!maxactive)
 		maxactive = min(64 * num_possible_cpus(), RS_MAXACTIVE_LIMIT);
 
+	err = rs_lat_init();
+	if (err)
+		return err;
 	err = rs_debugfs_init();
 	if (err) {
 		pr_err("retryscope: cannot create debugfs directory (%d)\n", err);
+		rs_lat_exit();
 		return err;
 	}
 	err = rs_probes_attach(rs_backend, skip, maxactive, &probes, &wanted);
@@ -155,6 +160,7 @@ static int __init rs_init(void)
 		pr_err("retryscope: no probe could be attached (%d): not loading\n",
 		       err);
 		rs_debugfs_exit();
+		rs_lat_exit();
 		return err;
 	}
 	tps = rs_tracepoints_attach(skip);
@@ -175,6 +181,7 @@ static void __exit rs_exit(void)
 	rs_tracepoints_detach();
 	rs_probes_detach();
 	rs_debugfs_exit();
+	rs_lat_exit();
 }
 
 module_init(rs_init);

@@ -25,6 +25,11 @@
  *   RS_WAIT_BUCKET_LIST    RS_WAIT_BUCKET(name): decade buckets of an
  *                          mmap_lock wait, the suffix of
  *                          mmap_lock_{read,write}_wait_<bucket>
+ *   RS_LAT_OUTCOME_LIST    RS_LAT_OUTCOME(name): how a timed fault ended,
+ *                          the first column of debugfs "latency"
+ *   RS_LAT_CAUSE_LIST      RS_LAT_CAUSE(name): which ->fault a timed fault
+ *                          went through, its second column (names of
+ *                          RS_CAUSE_LIST)
  *   RS_COMM_PREFIX         the comm prefix of faultload's threads
  *
  * docs/counters.md says what every counter counts.
@@ -154,6 +159,21 @@
 	RS_WAIT_BUCKET(10_100ms)					\
 	RS_WAIT_BUCKET(100ms_1s)					\
 	RS_WAIT_BUCKET(1s_plus))
+
+/*
+ * first      the fault's first attempt finished it
+ * vma_lock   it retried, and the attempt that finished it held the VMA lock
+ * mmap_lock  it retried, and the attempt that finished it held mmap_lock
+ */
+#define RS_LAT_OUTCOME_LIST RS_LIST(					\
+	RS_LAT_OUTCOME(first)						\
+	RS_LAT_OUTCOME(vma_lock)					\
+	RS_LAT_OUTCOME(mmap_lock))
+
+/* file_io: filemap_fault(); swap_io: do_swap_page() */
+#define RS_LAT_CAUSE_LIST RS_LIST(					\
+	RS_LAT_CAUSE(file_io)						\
+	RS_LAT_CAUSE(swap_io))
 
 #define RS_COMM_PREFIX "fl-"
 

@@ -10,6 +10,7 @@
  *   do_swap_page          return probe                 return probe
  *   shmem_fault           return probe                 -
  *   lock_mm_and_find_vma  return probe                 return probe
+ *   filemap_map_pages     return probe                 return probe
  *
  * An entry hook is an ftrace_ops callback (a kprobe where ftrace cannot
  * take the symbol); a return probe is an fprobe (a kretprobe where fprobe
@@ -49,6 +50,7 @@ enum rs_probe_id {
 	RS_P_DO_SWAP_PAGE,
 	RS_P_SHMEM_FAULT,
 	RS_P_LOCK_MM,
+	RS_P_MAP_PAGES,
 	RS_NR_PROBES
 };
 
@@ -173,6 +175,8 @@ RS_KRETPROBE(rs_swap, RS_P_DO_SWAP_PAGE, rs_do_swap_page_enter,
 RS_KRETPROBE(rs_shmem, RS_P_SHMEM_FAULT, rs_shmem_fault_enter,
 	     rs_shmem_fault_exit)
 RS_KRETPROBE(rs_lock_mm, RS_P_LOCK_MM, rs_lock_mm_enter, rs_lock_mm_exit)
+RS_KRETPROBE(rs_map_pages, RS_P_MAP_PAGES, rs_map_pages_enter,
+	     rs_map_pages_exit)
 
 #ifdef RS_HAVE_FPROBE_FREGS
 /* An fprobe entry handler @name##_fp_entry calling @enter; one hit of @id. */
@@ -210,6 +214,8 @@ RS_FPROBE_ENTRY(rs_shmem, RS_P_SHMEM_FAULT, rs_shmem_fault_enter)
 RS_FPROBE_EXIT(rs_shmem, rs_shmem_fault_exit)
 RS_FPROBE_ENTRY(rs_lock_mm, RS_P_LOCK_MM, rs_lock_mm_enter)
 RS_FPROBE_EXIT(rs_lock_mm, rs_lock_mm_exit)
+RS_FPROBE_ENTRY(rs_map_pages, RS_P_MAP_PAGES, rs_map_pages_enter)
+RS_FPROBE_EXIT(rs_map_pages, rs_map_pages_exit)
 #endif
 
 /* --- the table ------------------------------------------------------------ */
@@ -253,6 +259,7 @@ static struct rs_probe rs_probes[RS_NR_PROBES] = {
 	[RS_P_DO_SWAP_PAGE] = { "do_swap_page", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
 	[RS_P_SHMEM_FAULT] = { "shmem_fault", false, { RS_HOOK_RETURN, RS_HOOK_NONE } },
 	[RS_P_LOCK_MM] = { "lock_mm_and_find_vma", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
+	[RS_P_MAP_PAGES] = { "filemap_map_pages", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
 };
 
 /* The per-call data of a return probe's handlers. */
@@ -262,6 +269,7 @@ static const size_t rs_data_size[RS_NR_PROBES] = {
 	[RS_P_FILEMAP_FAULT] = sizeof(struct rs_vmf_data),
 	[RS_P_DO_SWAP_PAGE] = sizeof(struct rs_vmf_data),
 	[RS_P_SHMEM_FAULT] = sizeof(struct rs_vmf_data),
+	[RS_P_MAP_PAGES] = sizeof(struct rs_vmf_data),
 };
 
 /* Each probe's handlers, by mechanism. */
@@ -276,6 +284,7 @@ static const struct rs_krp_handlers rs_krp_handlers[RS_NR_PROBES] = {
 	[RS_P_DO_SWAP_PAGE] = { rs_swap_krp_entry, rs_swap_krp_ret },
 	[RS_P_SHMEM_FAULT] = { rs_shmem_krp_entry, rs_shmem_krp_ret },
 	[RS_P_LOCK_MM] = { rs_lock_mm_krp_entry, rs_lock_mm_krp_ret },
+	[RS_P_MAP_PAGES] = { rs_map_pages_krp_entry, rs_map_pages_krp_ret },
 };
 
 /* kprobe handlers of the entry hooks */
@@ -296,6 +305,7 @@ static const struct rs_fp_handlers rs_fp_handlers[RS_NR_PROBES] = {
 	[RS_P_DO_SWAP_PAGE] = { rs_swap_fp_entry, rs_swap_fp_exit },
 	[RS_P_SHMEM_FAULT] = { rs_shmem_fp_entry, rs_shmem_fp_exit },
 	[RS_P_LOCK_MM] = { rs_lock_mm_fp_entry, rs_lock_mm_fp_exit },
+	[RS_P_MAP_PAGES] = { rs_map_pages_fp_entry, rs_map_pages_fp_exit },
 };
 #endif
 

@@ -12,6 +12,7 @@
 #include "task_state.h"
 
 struct rs_slot rs_slots[RS_NR_SLOTS];
+u64 rs_fault_start[RS_NR_SLOTS];
 
 /*
  * Out of line: once per task.  The first empty or released slot on
@@ -31,6 +32,7 @@ struct rs_slot *rs_slot_claim(unsigned long owner)
 			continue;	/* another task took it */
 		WRITE_ONCE(slot->word, 0);
 		WRITE_ONCE(slot->lock_start, 0);
+		WRITE_ONCE(*rs_slot_fault_start(slot), 0);
 		return slot;
 	}
 	rs_inc(RS_state_table_full);

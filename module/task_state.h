@@ -102,6 +102,19 @@ struct rs_slot {
 extern struct rs_slot rs_slots[RS_NR_SLOTS];
 
 /*
+ * The start of a timed fault that retried (latency.c), beside the table:
+ * only the ->fault probes touch it, never a minor fault's hooks.  Indexed
+ * like rs_slots; ktime_get_mono_fast_ns() with the cause in bit 0 (0: no
+ * timed fault pending).
+ */
+extern u64 rs_fault_start[RS_NR_SLOTS];
+
+static __always_inline u64 *rs_slot_fault_start(const struct rs_slot *slot)
+{
+	return &rs_fault_start[slot - rs_slots];
+}
+
+/*
  * The counting epoch: a reset starts a new one.  The counts a state's
  * fault made in an earlier epoch are gone, so nothing may be taken back
  * from them: rs_state_get() drops the flags that say what was counted

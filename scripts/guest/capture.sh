@@ -24,6 +24,7 @@
 #                        problems; scripts/crash-rate)
 #   workload.json        faultload's output
 #   stats.before/after   the module's counters   vmstat.before/after
+#   latency              the module's per-fault latency histogram (debugfs)
 #   record.log           faultload's and trace-cmd extract's output
 #   meta                 kernel, release, cpu_model, scenario, workload, run,
 #                        args (key=value)
@@ -104,7 +105,7 @@ while read -r label scen n args <&3; do
 	# -k: keep the events enabled (extract would disable them all)
 	trace-cmd extract -k -o "$d/trace.dat" >>"$d/record.log" 2>&1 </dev/null ||
 		echo "capture: trace-cmd extract failed in $label run $n" >&2
-	rs-snap "$dbg/stats=$d/stats.after" /proc/vmstat="$d/vmstat.after"
+	rs-snap "$dbg/stats=$d/stats.after" /proc/vmstat="$d/vmstat.after" "$dbg/latency=$d/latency"
 	result=ok reason=
 	missed=$(awk '$1 == "probe_nmissed" { print $2 }' "$d/stats.after")
 	full=$(awk '$1 == "state_table_full" { print $2 }' "$d/stats.after")

@@ -203,6 +203,34 @@ contains "  a ratio inside the A/A band is marked noise" "$tmp/out" "| 75 (×1.8
 contains "  the claim inside the band says No difference" "$tmp/aa.md" \
 	"- **No difference** (removes the most mmap_lock fallbacks): the furthest from stock is patched at ×0.00805, inside the noise band of ±100% that two captures of stock differ by (stock-aa ×0.00184)"
 lacks "  no ratio is noise without an A/A pair" "$rep" ", noise)"
+# Per-fault latency (issue 16 item 3): the module's latency files pooled
+# over a kernel's runs.  stock/swap: 3 runs x (90 first-attempt faults in
+# [2000, 2500) ns, 10 under mmap_lock in [1, 1.25) ms): p50 of the first
+# 2000 + 0.5 x 500 = 2250 ns, p99 2000 + 0.99 x 500 = 2495 ns, max 2500 ns;
+# the 30 retried ones 1,125 / 1,247.5 / 1,250 µs.  patched/swap: 3 x 10
+# kept on the VMA lock in [100, 125) µs.
+lres=$tmp/lat
+cp -r "$fx/results" "$lres"
+for n in 1 2 3; do
+	printf '# outcome cause lo_ns hi_ns faults\nfirst swap_io 2000 2500 90\nmmap_lock swap_io 1000000 1250000 10\n' \
+		>"$lres/stock/swap/$n/latency"
+	printf 'vma_lock swap_io 100000 125000 10\n' >"$lres/patched/swap/$n/latency"
+done
+check "rs-report with latency files" "$bin/rs-report" "$lres" --baseline stock -o "$tmp/lat.md"
+contains "  first-attempt swap faults pooled: 270, p50 2.25, p99 2.50 (2.495), max 2.5 µs" "$tmp/lat.md" \
+	"| swap | swap, first attempt | 270: 2.25 / 2.50 / 2.50 | 0 |"
+contains "  retried under mmap_lock on stock, none on patched" "$tmp/lat.md" \
+	"| swap | swap, retried, finished under mmap_lock | 30: 1,125 / 1,248 / 1,250 | 0 |"
+contains "  retried under the VMA lock on patched only" "$tmp/lat.md" \
+	"| swap | swap, retried, finished under the VMA lock | 0 | 30: 112.5 / 124.8 / 125 |"
+lacks "  no row for a cause nobody has" "$tmp/lat.md" "| file-io | file,"
+lacks "  no section without latency files" "$rep" "## Per-fault latency"
+printf 'first swap_io 2000 2500\n' >"$lres/stock/swap/1/latency"
+expect_fail "latency: a line without its count is an error with file and line" \
+	'stock/swap/1/latency:1: malformed latency line' "$bin/rs-report" "$lres" -o "$tmp/lat2.md"
+printf 'soon swap_io 2000 2500 1\n' >"$lres/stock/swap/1/latency"
+expect_fail "latency: an unknown outcome is an error" \
+	'stock/swap/1/latency:1: unknown outcome "soon" (module/names.h)' "$bin/rs-report" "$lres" -o "$tmp/lat2.md"
 # --format mail: the v2 cover letter's tables for two kernels (issue 19)
 check "rs-report --format mail --kernels stock,patched" \
 	"$bin/rs-report" "$res" --format mail --kernels stock,patched -o "$tmp/mail.txt"

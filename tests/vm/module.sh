@@ -59,7 +59,7 @@ nonfault_aborts() {
 count_checks() {
 	tag=$1
 	# --- the module against the kernel's own counters (PER_VMA_LOCK_STATS)
-	snap() { rs-snap "$RS_DBG/stats=$out/$tag.stats.$1" /proc/vmstat="$out/$tag.vmstat.$1"; }
+	snap() { rs-snap "$RS_DBG/stats=$out/$tag.stats.$1" /proc/vmstat="$out/$tag.vmstat.$1" "$RS_DBG/latency=$out/$tag.latency.$1"; }
 	for scen in file-major swap-in fork-during-io; do
 		traced=0
 		case $tag in entry-*) abort_trace_on && traced=1 ;; esac
@@ -89,6 +89,7 @@ count_checks() {
 			esac
 		done
 		cp "$out/$tag.stats.after" "$out/$tag.stats.$scen"
+		cp "$out/$tag.latency.after" "$out/$tag.latency.$scen"
 	done
 
 	# --- major faults against getrusage, one process (tgid filter set before exec)
@@ -129,6 +130,47 @@ count_checks() {
 	fi
 	nm=$(cval probe_nmissed "$s")
 	check "$tag: no probe misses ($nm)" [ "$nm" = 0 ]
+	lat_checks "$tag"
+}
+
+# lsum OUTCOME CAUSE FILE: the faults debugfs "latency" FILE has in that row.
+lsum() { awk -v o="$1" -v c="$2" '$1 == o && $2 == c { n += $5 } END { print n + 0 }' "$3"; }
+# lq OUTCOME CAUSE FILE Q: the upper bound (ns) of the bucket holding quantile Q.
+lq() {
+	awk -v o="$1" -v c="$2" -v q="$4" '$1 == o && $2 == c { hi[++k] = $4; n[k] = $5; t += $5 }
+		END { for (i = 1; i <= k; i++) { s += n[i]; if (s >= q * t) { print hi[i]; exit } } print 0 }' "$3"
+}
+
+# --- per-fault latency (debugfs "latency"): a fault that went through
+# filemap_fault()/do_swap_page() is timed when it finishes there (or, a
+# retried file fault, in the fault-around's filemap_map_pages()); the
+# retried ones by the lock their last attempt held.
+lat_checks() {
+	tag=$1
+	for sc in file-major:file_io:filemap_fault swap-in:swap_io:swap_fault; do
+		scen=${sc%%:*} cause=${sc#*:} cause=${cause%%:*} pre=${sc##*:}
+		l=$out/$tag.latency.$scen st=$out/$tag.stats.$scen
+		first=$(lsum first "$cause" "$l") kept=$(lsum vma_lock "$cause" "$l") fb=$(lsum mmap_lock "$cause" "$l")
+		calls=$(cval "${pre}_calls" "$st") retry=$(cval "${pre}_retry" "$st") err=$(cval "${pre}_error" "$st")
+		done_=$((calls - retry - err))
+		if [ "$cause" = swap_io ]; then
+			# every swap fault finishes in do_swap_page()
+			check "$tag: $scen: timed $cause faults ($first + $kept + $fb) = finished ${pre} calls ($calls - $retry retried - $err failed)" \
+				[ $((first + kept + fb)) = "$done_" ]
+		else
+			check "$tag: $scen: $cause faults timed on their first attempt ($first) <= finished ${pre} calls ($calls - $retry retried - $err failed)" \
+				[ "$first" -le "$done_" ]
+		fi
+		# A retried fault whose last attempt found the page mapped (by
+		# another thread) calls neither and is not timed.
+		k=$(cval "retry_kept_after_$cause" "$st") f=$(cval "fallback_after_$cause" "$st")
+		check "$tag: $scen: retried $cause faults timed: under the VMA lock $kept of $k kept, under mmap_lock $fb of $f fallbacks (at least 90% of each, none more)" \
+			[ "$kept" -le "$k" -a "$fb" -le "$f" -a $((kept * 10)) -ge $((k * 9)) -a $((fb * 10)) -ge $((f * 9)) ]
+		p1=$(lq first "$cause" "$l" 0.5)
+		if [ "$fb" -gt 0 ]; then pr=$(lq mmap_lock "$cause" "$l" 0.5) o=mmap_lock; else pr=$(lq vma_lock "$cause" "$l" 0.5) o=vma_lock; fi
+		check "$tag: $scen: a retried fault ($o p50 <= $pr ns) takes longer than a first-attempt one (p50 <= $p1 ns)" \
+			[ "$pr" -gt "$p1" ]
+	done
 }
 
 # --- load: features in dmesg, probes attached
@@ -144,7 +186,7 @@ want=no
 check "dmesg reports per-VMA lock yes, VM_FAULT_RETRY_VMA $want" \
 	grep -q "per-VMA lock yes, VM_FAULT_RETRY_VMA $want" "$out/dmesg"
 cp "$RS_DBG/probes" "$out/probes"
-for s in handle_mm_fault filemap_fault do_swap_page shmem_fault lock_mm_and_find_vma \
+for s in handle_mm_fault filemap_fault do_swap_page shmem_fault lock_mm_and_find_vma filemap_map_pages \
 	mmap_lock_start_locking mmap_lock_acquire_returned sched_process_free signal_deliver; do
 	check "probe $s attached" grep -q "^$s [a-z]* on " "$out/probes"
 done

@@ -13,6 +13,13 @@ const char *const rs_wait_bucket_name[RS_NWAIT_BUCKETS] = {
 };
 #undef RS_WAIT_BUCKET_ENTRY
 
+#define RS_LAT_OUTCOME(name) #name,
+const char *const rs_lat_outcome_name[RS_NLAT_OUTCOMES] = { RS_LAT_OUTCOME_LIST };
+#undef RS_LAT_OUTCOME
+#define RS_LAT_CAUSE(name) #name,
+const char *const rs_lat_cause_name[RS_NLAT_CAUSES] = { RS_LAT_CAUSE_LIST };
+#undef RS_LAT_CAUSE
+
 #define RS_COUNTER_ENTRY(name) #name,
 static const char *const counter_name[] = { RS_ALL_COUNTERS };
 #undef RS_COUNTER_ENTRY
@@ -25,10 +32,15 @@ int rs_counter_known(const char *name)
 	return 0;
 }
 
-int rs_cause_index(const char *name)
+int rs_name_index(const char *const *v, int n, const char *name)
 {
-	for (int i = 0; i < RS_NCAUSES; i++)
-		if (!strcmp(rs_cause_name[i], name))
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v[i], name))
 			return i;
 	return -1;
+}
+
+int rs_cause_index(const char *name)
+{
+	return rs_name_index(rs_cause_name, RS_NCAUSES, name);
 }

@@ -41,12 +41,25 @@ enum { RS_NCAUSES = 0 RS_ALL_CAUSES };
 enum rs_wait_bucket { RS_ALL_WAIT_BUCKETS RS_NWAIT_BUCKETS };
 #undef RS_WAIT_BUCKET_ENTRY
 
+/* RS_NLAT_OUTCOMES, RS_NLAT_CAUSES: debugfs "latency"'s first two
+ * columns, in names.h's order. */
+#define RS_LAT_OUTCOME(name) +1
+#define RS_LAT_CAUSE(name) +1
+enum { RS_NLAT_OUTCOMES = 0 RS_LAT_OUTCOME_LIST, RS_NLAT_CAUSES = 0 RS_LAT_CAUSE_LIST };
+#undef RS_LAT_OUTCOME
+#undef RS_LAT_CAUSE
+
 extern const char *const rs_cause_name[RS_NCAUSES];              /* "none", ... */
 extern const char *const rs_wait_bucket_name[RS_NWAIT_BUCKETS]; /* "lt1us", ... */
+
+extern const char *const rs_lat_outcome_name[RS_NLAT_OUTCOMES]; /* "first", ... */
+extern const char *const rs_lat_cause_name[RS_NLAT_CAUSES];     /* "file_io", ... */
 
 /* 1 when name is a counter of names.h (per-CPU or "stats extra"), else 0. */
 int rs_counter_known(const char *name);
 /* The number of cause name, or -1 when names.h has no such cause. */
 int rs_cause_index(const char *name);
+/* The place of name in v[0..n), or -1. */
+int rs_name_index(const char *const *v, int n, const char *name);
 
 #endif

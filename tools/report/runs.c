@@ -8,6 +8,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -123,6 +125,44 @@ static int load_counters(struct counters *c, const char *path, int which)
 	else
 		c->have_before = 1;
 	return 1;
+}
+
+/* debugfs "latency": "# ..." then "outcome cause lo_ns hi_ns faults". */
+static void load_fault_lat(struct fault_lat *fl, const char *path)
+{
+	size_t len;
+	char *buf = read_file(path, &len);
+	for (int o = 0; o < RS_NLAT_OUTCOMES; o++)
+		for (int c = 0; c < RS_NLAT_CAUSES; c++)
+			st_hist_init(&fl->h[o][c]);
+	if (!buf) {
+		if (errno == ENOENT)
+			return;
+		fatal("%s: %s", path, strerror(errno));
+	}
+	char *p = buf, *line;
+	int lineno = 0;
+	while ((line = next_line(&p, &lineno))) {
+		char on[32], cn[32], extra[2];
+		unsigned long long lo, hi, n;
+		if (!*line || *line == '#')
+			continue;
+		if (sscanf(line, "%31s %31s %llu %llu %llu %1s", on, cn, &lo, &hi, &n, extra) != 5)
+			fatal("%s:%d: malformed latency line (want \"outcome cause lo_ns hi_ns faults\"): \"%s\"",
+			      path, lineno, line);
+		int o = rs_name_index(rs_lat_outcome_name, RS_NLAT_OUTCOMES, on);
+		int c = rs_name_index(rs_lat_cause_name, RS_NLAT_CAUSES, cn);
+		if (o < 0 || c < 0)
+			fatal("%s:%d: unknown %s \"%s\" (module/names.h)", path, lineno,
+			      o < 0 ? "outcome" : "cause", o < 0 ? on : cn);
+		if (hi <= lo && hi != 0)
+			fatal("%s:%d: bucket [%llu, %llu) is empty", path, lineno, lo, hi);
+		/* the last bucket's hi is U64_MAX: open-ended */
+		if (st_hist_add(&fl->h[o][c], (double)lo, hi == UINT64_MAX ? 0 : (double)hi, n))
+			fatal("out of memory");
+	}
+	free(buf);
+	fl->present = 1;
 }
 
 double counter_delta(const struct counters *c, const char *name)
@@ -327,6 +367,8 @@ static void load_run(struct run *r, const char *dir)
 	load_counters(&r->vmstat, p, 0);
 	F("vmstat.after");
 	load_counters(&r->vmstat, p, 1);
+	F("latency");
+	load_fault_lat(&r->flat, p);
 	/*
 	 * A failed run's numbers are not used, and a guest that died in it
 	 * left its JSON files cut short: they are not read.
@@ -447,6 +489,9 @@ void results_free(struct results *res)
 		}
 		free(r->wl.c);
 		free(r->wl.scenario);
+		for (int o = 0; o < RS_NLAT_OUTCOMES; o++)
+			for (int c = 0; c < RS_NLAT_CAUSES; c++)
+				st_hist_free(&r->flat.h[o][c]);
 		free_kv(r->meta, r->nmeta);
 		free(r->crash);
 		for (size_t c = 0; c < r->tr.nct; c++) {

@@ -15,6 +15,8 @@
  *                     first when both have a key
  *   stats.before/after   module counters, "name value" per line
  *   vmstat.before/after  /proc/vmstat, same format
+ *   latency           the module's per-fault latency histogram (debugfs
+ *                     "latency": "outcome cause lo_ns hi_ns faults" lines)
  *   workload.json     faultload's output
  *   trace.json        rs-trace's output
  * A malformed file stops the program with file and line.
@@ -22,6 +24,7 @@
 #ifndef RS_RUNS_H
 #define RS_RUNS_H
 
+#include "rsnames.h"
 #include "stats.h"
 
 #include <stddef.h>
@@ -43,6 +46,11 @@ struct latency {
 	struct st_hist hist; /* ns buckets, merged across threads */
 };
 
+/* The module's per-fault latency of one run, by outcome and cause. */
+struct fault_lat {
+	int present; /* the run has a latency file */
+	struct st_hist h[RS_NLAT_OUTCOMES][RS_NLAT_CAUSES]; /* ns */
+};
 struct wclass {
 	char *name;
 	double threads, ops, minflt, majflt, errors;
@@ -107,6 +115,7 @@ struct run {
 	int status_keys; /* status was of the key=value form */
 	struct counters stats, vmstat;
 	struct workload wl;
+	struct fault_lat flat;
 	struct trace_sum tr;
 	struct kv *meta;
 	size_t nmeta;
