@@ -91,7 +91,8 @@ const struct row scenario_rows[] = {
 	  .src = SRC_COUNTER, .counter = "fault_mmap_lock_acquire_rt", .hi = 1 },
 	{ .label = "rt-class fault-path wait (ns, module)", .src = SRC_COUNTER,
 	  .counter = "fault_mmap_lock_wait_ns_rt", .hi = 1 },
-	SECTION("**fault latency** (µs, per class; thread histograms merged per run)"),
+	SECTION("**op latency** (µs, per class: faultload's ops, faulting or not; the hi "
+		"class's op is one frame; per-fault latency is its own section)"),
 	LATENCY("p50", 0.5),
 	LATENCY("p99", 0.99),
 	LATENCY("p99.9", 0.999),
@@ -122,11 +123,13 @@ const struct row key_rows[NKEY_ROWS] = {
 	[KEY_WRITE_WAIT] = LOCK("write wait (ms)", LOCK_WRITE, LOCK_WAIT_MS),
 	[KEY_WRITE_1MS] = { .label = "write waits ≥ 1 ms", .src = SRC_MMAP_LOCK,
 			    .mode = LOCK_WRITE, .lock = LOCK_WAITS_FROM, .bucket = RS_WAIT_1_10ms },
+	[KEY_RETRIED_P99] = { .label = "retried faults' p99 (ms)", .src = SRC_FAULT_LAT,
+			      .quantile = 0.99, .lat_outcomes = LAT_RETRIED },
 	[KEY_ATTEMPTS3] = { .label = "faults with 3+ attempts", .src = SRC_COUNTER,
 			    .counter = "attempts_3", .plus = "attempts_4plus" },
 	[KEY_HI_WAIT] = HI_LOCK("hi thread's mmap_lock wait (ms)", LOCK_WAIT_MS, 0),
 	[KEY_KEPT] = COUNTER("retries kept on the VMA lock", "retry_kept_vma_lock"),
-	[KEY_P99] = { .label = "hi-thread p99 fault latency (µs)", .src = SRC_LATENCY,
+	[KEY_P99] = { .label = "hi-thread p99 frame latency (µs)", .src = SRC_LATENCY,
 		      .per_class = 1, .quantile = 0.99 },
 	[KEY_THROUGHPUT] = WORKLOAD("throughput (ops/s)", WL_THROUGHPUT),
 	[KEY_ATTEMPTS_MAX] = { .label = "max attempts", .src = SRC_COUNTER_AFTER,
@@ -230,6 +233,9 @@ void measures_init(void)
 	map_causes();
 	check_rows(scenario_rows, scenario_nrows, "scenario_rows[]");
 	check_rows(key_rows, NKEY_ROWS, "key_rows[]");
+	if (strcmp(rs_lat_outcome_name[0], "first"))
+		fatal("module/names.h: RS_LAT_OUTCOME_LIST must begin with \"first\" (LAT_RETRIED), not \"%s\"",
+		      rs_lat_outcome_name[0]);
 	check_list(&fallback_causes, "fallback_counter[]");
 	check_list(&attempt_counts, "attempt_counter[]");
 	for (size_t i = 0; i < sizeof(not_shown) / sizeof(*not_shown); i++)
@@ -427,6 +433,23 @@ static double workload_value(enum wl_figure fig, const struct workload *w)
 	return NAN;
 }
 
+/* Quantile (ms) of the run's timed faults of the row's outcomes, file and
+ * swap pooled; NaN without a latency file or without such faults. */
+static double fault_lat_value(const struct row *row, const struct run *r)
+{
+	if (!r->flat.present)
+		return NAN;
+	struct st_hist h;
+	st_hist_init(&h);
+	for (int o = 0; o < RS_NLAT_OUTCOMES; o++)
+		for (int c = 0; c < RS_NLAT_CAUSES; c++)
+			if ((row->lat_outcomes >> o & 1) && st_hist_merge(&h, &r->flat.h[o][c]))
+				fatal("out of memory");
+	double v = st_hist_total(&h) ? st_hist_quantile(&h, row->quantile) / 1e6 : NAN;
+	st_hist_free(&h);
+	return v;
+}
+
 static double counter_value(const struct row *row, const struct run *r)
 {
 	double v = counter_delta(&r->stats, row->counter);
@@ -456,6 +479,8 @@ double row_value(const struct row *row, const char *cls, const struct run *r)
 	case SRC_LATENCY:
 		c = workload_class(&r->wl, cls);
 		return c ? class_latency_ns(c, row->quantile) / 1000.0 : NAN;
+	case SRC_FAULT_LAT:
+		return fault_lat_value(row, r);
 	case SRC_CLASS_OPS:
 		c = workload_class(&r->wl, cls);
 		return c ? c->ops : NAN;

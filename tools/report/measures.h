@@ -26,7 +26,8 @@ enum row_source {
 	SRC_COUNTER_AFTER, /* module counter: its value after the run */
 	SRC_VMSTAT,        /* /proc/vmstat field: after - before */
 	SRC_MMAP_LOCK,     /* trace.json's mmap_lock.workload, else module counters */
-	SRC_LATENCY,       /* a workload class's fault latency (µs) */
+	SRC_LATENCY,       /* a workload class's op latency (µs) */
+	SRC_FAULT_LAT,     /* the module's per-fault latency (ms), outcomes lat_outcomes */
 	SRC_CLASS_OPS,     /* a workload class's ops */
 	SRC_WORKLOAD,      /* a top-level figure of workload.json */
 };
@@ -65,6 +66,10 @@ struct row_list {
 };
 #define NO_ROW ""
 
+/* SRC_FAULT_LAT: every outcome but "first", which names.h lists first
+ * (measures_init() checks). */
+#define LAT_RETRIED (((1u << RS_NLAT_OUTCOMES) - 1) & ~1u)
+
 struct row {
 	/* First column.  per_class: follows the class name and a space;
 	 * each: followed by the entry's text. */
@@ -88,6 +93,8 @@ struct row {
 	enum lock_figure lock;       /* SRC_MMAP_LOCK */
 	enum rs_wait_bucket bucket;  /* SRC_MMAP_LOCK, LOCK_WAITS_IN */
 	enum wl_figure wl;           /* SRC_WORKLOAD */
+	unsigned int lat_outcomes;   /* SRC_FAULT_LAT: bit o for outcome o of names.h,
+				      * file and swap faults pooled; quantile */
 };
 
 extern const struct row scenario_rows[];
@@ -98,7 +105,7 @@ extern const size_t scenario_nrows;
  * per_class; KEY_HI_WAIT only where the scenario has a hi thread. */
 enum key_row {
 	KEY_FALLBACKS, KEY_READ_WAIT, KEY_READ_1MS, KEY_WRITE_WAIT, KEY_WRITE_1MS,
-	KEY_ATTEMPTS3, KEY_HI_WAIT, KEY_THROUGHPUT,
+	KEY_RETRIED_P99, KEY_ATTEMPTS3, KEY_HI_WAIT, KEY_THROUGHPUT,
 	KEY_KEPT, KEY_P99, KEY_ATTEMPTS_MAX, NKEY_ROWS
 };
 #define NHEADLINE_COLS (KEY_THROUGHPUT + 1)

@@ -112,9 +112,13 @@ static const char definitions[] =
 	"per run.\n"
 	"- **attempts per fault**: how many times one fault was handled before it completed "
 	"(1 = no retry); max attempts is the counter's value after the run, not a delta.\n"
-	"- **fault latency**: per workload class, quantiles over the class's latency histogram "
-	"(threads merged per run, linear interpolation inside a bucket, clamped to the observed "
-	"min/max), then the median across runs; max is the largest fault seen in a run.\n";
+	"- **op latency**: per workload class, quantiles over the class's latency histogram of "
+	"its ops (a touch, a read, the hi thread's frame: only some of them fault, so this is "
+	"not a fault's latency; threads merged per run, linear interpolation inside a bucket, "
+	"clamped to the observed min/max), then the median across runs; max is the longest op "
+	"seen in a run.\n"
+	"- **per-fault latency**: the module's (docs/counters.md), faults of a kernel's runs "
+	"pooled.\n";
 
 /* ---- the top: title, marked kernels, kernels, runs ---- */
 
