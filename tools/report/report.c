@@ -441,7 +441,7 @@ static void write_scenario(FILE *f, const struct results *res, const char *outdi
 /* ---- the whole ---- */
 
 void write_report(const struct results *res, const char *outdir, FILE *f,
-		  const struct sbuf *head)
+		  const struct sbuf *head, FILE *scen_f, const char *scen_name)
 {
 	struct sbuf marks = { 0 };
 	write_title(f, res);
@@ -459,7 +459,13 @@ void write_report(const struct results *res, const char *outdir, FILE *f,
 	free(safety);
 	if (plot_causes(res, outdir) == 0)
 		fprintf(f, "\n![mmap_lock fallbacks after file or swap I/O, log scale](plot-fallback-causes.svg)\n");
+	fprintf(f, "\n## Every measure\n\nOne table per scenario, every measure of every kernel "
+		   "(median [min–max] over runs, ratio to %s), with its plots and the definitions: "
+		   "[%s](%s). Every number of every run: the CSV beside this report.\n",
+		res->kernels[0], scen_name, scen_name);
+	fprintf(scen_f, "# retryscope: every measure, per scenario\n\nThe appendix of the "
+			"report beside it.\n");
 	for (size_t s = 0; s < res->ns; s++)
-		write_scenario(f, res, outdir, res->scenarios[s]);
-	fprintf(f, "\n%s", definitions);
+		write_scenario(scen_f, res, outdir, res->scenarios[s]);
+	fprintf(scen_f, "\n%s", definitions);
 }

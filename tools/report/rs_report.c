@@ -125,17 +125,27 @@ static void write_all(const struct results *res, const char *outpath)
 	free(tmp);
 	struct sbuf head = { 0 };
 	headline(res, &head);
+	/* next to report.md: report-scenarios.md (the appendix), report.csv */
+	size_t l = strlen(outpath);
+	int md = l > 3 && !strcmp(outpath + l - 3, ".md");
+	char *scen = md ? xasprintf("%.*s-scenarios.md", (int)(l - 3), outpath) :
+			  xasprintf("%s-scenarios.md", outpath);
+	char *csv = md ? xasprintf("%.*s.csv", (int)(l - 3), outpath) :
+			 xasprintf("%s.csv", outpath);
 	FILE *f = fopen(outpath, "w");
 	if (!f)
 		fatal("%s: %s", outpath, strerror(errno));
-	write_report(res, outdir, f, &head);
+	FILE *sf = fopen(scen, "w");
+	if (!sf)
+		fatal("%s: %s", scen, strerror(errno));
+	char *tmp2 = xstrdup(scen);
+	write_report(res, outdir, f, &head, sf, basename(tmp2));
+	free(tmp2);
 	if (fclose(f))
 		fatal("%s: %s", outpath, strerror(errno));
-	/* every number of every run: report.csv next to report.md */
-	size_t l = strlen(outpath);
-	char *csv = l > 3 && !strcmp(outpath + l - 3, ".md") ?
-			    xasprintf("%.*s.csv", (int)(l - 3), outpath) :
-			    xasprintf("%s.csv", outpath);
+	if (fclose(sf))
+		fatal("%s: %s", scen, strerror(errno));
+	free(scen);
 	if (write_csv(res, csv))
 		fatal("%s: %s", csv, strerror(errno));
 	fputs(head.s, stdout);
