@@ -68,8 +68,9 @@ const struct row scenario_rows[] = {
 	COUNTER("&nbsp;&nbsp;kept after swap I/O", "retry_kept_after_swap_io"),
 	COUNTER("mmap_lock fallbacks", "mmap_lock_fallback"),
 	{ .label = "&nbsp;&nbsp;fallback: ", .src = SRC_COUNTER, .each = &fallback_causes },
-	{ .label = "fallbacks per 1,000 major faults", .src = SRC_COUNTER,
-	  .counter = "mmap_lock_fallback", .per = "major_faults" },
+	{ .label = "fallbacks per 1,000 I/O retries", .src = SRC_COUNTER,
+	  .counter = "mmap_lock_fallback", .per = "filemap_fault_retry",
+	  .per_plus = "swap_fault_retry" },
 	SECTION("**attempts per fault**"),
 	{ .label = "faults with ", .src = SRC_COUNTER, .each = &attempt_counts },
 	{ .label = "max attempts (value after the run)", .src = SRC_COUNTER_AFTER,
@@ -457,6 +458,8 @@ static double counter_value(const struct row *row, const struct run *r)
 		return v + counter_delta(&r->stats, row->plus);
 	if (row->per) {
 		double d = counter_delta(&r->stats, row->per);
+		if (row->per_plus)
+			d += counter_delta(&r->stats, row->per_plus);
 		return d > 0 ? 1000.0 * v / d : NAN;
 	}
 	return v;

@@ -80,6 +80,7 @@ struct row {
 	const char *counter;
 	const char *plus;            /* SRC_COUNTER: a second counter added to counter */
 	const char *per;             /* SRC_COUNTER: value is 1000 * counter / per */
+	const char *per_plus;        /* SRC_COUNTER: added to per */
 	const struct row_list *each; /* SRC_COUNTER: one row per entry (its counter) */
 	int per_class;               /* SRC_LATENCY, SRC_CLASS_OPS: one row per class of
 				      * the scenario; consecutive per_class rows repeat
