@@ -16,6 +16,7 @@
  * VM_FAULT_ERROR is not timed.
  */
 #include <linux/bitops.h>
+#include <linux/build_bug.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
@@ -26,6 +27,13 @@
 #include "features.h"
 #include "latency.h"
 #include "task_state.h"
+#include "trace.h"
+
+/* A latency cause as the trace events' cause (names.h: the same names) */
+static const unsigned int rs_lat_trace_cause[RS_NR_LAT_CAUSES] = {
+	[RS_LAT_CAUSE_file_io] = RS_CAUSE_file_io,
+	[RS_LAT_CAUSE_swap_io] = RS_CAUSE_swap_io,
+};
 
 #define RS_LAT_OUTCOME(name) __stringify(name),
 const char * const rs_lat_outcome_names[RS_NR_LAT_OUTCOMES] = {
@@ -102,6 +110,9 @@ static void rs_lat_end(unsigned long address, unsigned int flags, u64 t0,
 		outcome = flags & RS_FAULT_FLAG_VMA_LOCK ? RS_LAT_vma_lock :
 							   RS_LAT_mmap_lock;
 		cause = start & 1;
+		start &= ~1ULL;
+		trace_retryscope_fault_done(address, rs_lat_trace_cause[cause],
+					    outcome, now - start);
 	} else {
 		start = t0;
 	}
@@ -155,6 +166,7 @@ void rs_lat_reset(void)
 
 int rs_lat_init(void)
 {
+	BUILD_BUG_ON(RS_TRACE_LAT_OUTCOMES_EXPORTED != RS_NR_LAT_OUTCOMES);
 	rs_lat_hist = alloc_percpu(struct rs_lat_hist);
 	return rs_lat_hist ? 0 : -ENOMEM;
 }

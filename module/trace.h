@@ -17,6 +17,7 @@
 
 #include <linux/tracepoint.h>
 
+#include "latency.h"
 #include "stats.h"
 
 /*
@@ -39,6 +40,17 @@ TRACE_DEFINE_ENUM(RS_CAUSE_no_vma_lock);
 #define RS_CAUSE_LAST(name) { RS_CAUSE_##name, #name }
 
 #define rs_show_cause(c) __print_symbolic(c, RS_CAUSE_LIST)
+
+/* The outcomes of a timed fault (latency.h), for retryscope_fault_done. */
+TRACE_DEFINE_ENUM(RS_LAT_first);
+TRACE_DEFINE_ENUM(RS_LAT_vma_lock);
+TRACE_DEFINE_ENUM(RS_LAT_mmap_lock);
+#define RS_TRACE_LAT_OUTCOMES_EXPORTED 3
+
+#define rs_show_lat_outcome(o)						\
+	__print_symbolic(o, { RS_LAT_first, "first" },			\
+			 { RS_LAT_vma_lock, "vma_lock" },		\
+			 { RS_LAT_mmap_lock, "mmap_lock" })
 
 /* handle_mm_fault() returned VM_FAULT_RETRY. */
 TRACE_EVENT(retryscope_fault_retry,
@@ -95,6 +107,32 @@ DEFINE_EVENT(retryscope_fault_step, retryscope_mmap_fallback,
 	     TP_PROTO(unsigned long address, unsigned int cause,
 		      unsigned int attempt),
 	     TP_ARGS(address, cause, attempt)
+);
+
+/*
+ * A retried fault that latency.c timed has finished: outcome vma_lock or
+ * mmap_lock (the lock its last attempt held), cause file_io or swap_io,
+ * latency_ns from its first ->fault's entry (the event's time is its end).
+ */
+TRACE_EVENT(retryscope_fault_done,
+	    TP_PROTO(unsigned long address, unsigned int cause,
+		     unsigned int outcome, u64 latency_ns),
+	    TP_ARGS(address, cause, outcome, latency_ns),
+	    TP_STRUCT__entry(__field(u64, address)
+			     __field(u64, latency_ns)
+			     __field(u32, tgid)
+			     __field(u32, cause)
+			     __field(u32, outcome)),
+	    TP_fast_assign(__entry->address = address;
+			   __entry->latency_ns = latency_ns;
+			   __entry->tgid = current->tgid;
+			   __entry->cause = cause;
+			   __entry->outcome = outcome;),
+	    TP_printk("tgid=%u address=0x%llx cause=%s outcome=%s latency_ns=%llu",
+		      __entry->tgid, __entry->address,
+		      rs_show_cause(__entry->cause),
+		      rs_show_lat_outcome(__entry->outcome),
+		      __entry->latency_ns)
 );
 
 #endif /* _RETRYSCOPE_TRACE_H */

@@ -47,6 +47,41 @@ for v in stock patched; do
 	check "$v: trace.dat of file-major opens with libtracecmd (rs-trace)" \
 		test -s "$res/$id/$v/file-major/1/trace.json"
 done
+# Per-fault latency (issue 16): each retried fault the module timed is one
+# row count in the run's latency file, one retryscope_fault_done event, and
+# one slice on its thread's fault track in trace.perfetto.json, named by the
+# lock its last attempt held.
+for vo in stock:mmap_lock patched:vma_lock; do
+	v=${vo%%:*} o=${vo#*:} r=$res/$id/$v/file-major/1
+	if out=$(python3 - "$r" "$o" <<'PY'
+import json, sys
+r, want = sys.argv[1], sys.argv[2]
+lat = {}
+for line in open(r + "/latency"):
+    if line.startswith("#"):
+        continue
+    o, c, lo, hi, n = line.split()
+    lat[o] = lat.get(o, 0) + int(n)
+retried = sum(n for o, n in lat.items() if o != "first")
+done = json.load(open(r + "/trace.json"))["events"].get("retryscope:retryscope_fault_done") or 0
+pf = json.load(open(r + "/trace.perfetto.json"))["traceEvents"]
+tracks = {e["tid"] for e in pf if e["ph"] == "M" and e["args"]["name"].split(" (")[0].endswith(" faults")}
+slices = [e for e in pf if e["ph"] == "X" and e["tid"] in tracks]
+names = {e["name"] for e in slices}
+assert retried > 0, f"no retried fault timed: {lat}"
+assert lat.get(want, 0) == retried, f"retried faults not all {want}: {lat}"
+assert done == retried, f"{done} fault_done events, {retried} timed retried faults"
+assert len(slices) == done, f"{len(slices)} fault slices, {done} events"
+assert names == {f"fault {want} after file_io"}, f"slice names {names}"
+print(f"{retried} retried faults timed, all {want}: {done} events, {len(slices)} slices")
+PY
+); then
+		ok "$v: file-major: $out"
+	else
+		printf '%s\n' "$out" | tail -n 3 | sed 's/^/#   /'
+		not_ok "$v: file-major: latency file, fault_done events and Perfetto fault slices agree"
+	fi
+done
 if "$top/tools/report/rs-report" "$res/$id" --baseline stock -o "$res/$id/report.md" >"$res/headline.txt" 2>&1 &&
 	grep -q 'file-major' "$res/$id/report.md"; then
 	ok "rs-report writes report.md for the smoke run"

@@ -170,6 +170,9 @@ ev_counts = t["events"]
 module = sum(ev_counts.get("retryscope:" + n) or 0 for n in
              ("retryscope_fault_retry", "retryscope_mmap_fallback", "retryscope_retry_kept"))
 chains = len(t["wait_chains"]["longest"])
+fault_tracks = {e["tid"] for e in ev if e["ph"] == "M" and " faults (" in e["args"]["name"]}
+faults = [e for e in xs if e["tid"] in fault_tracks]
+assert len(faults) == (ev_counts.get("retryscope:retryscope_fault_done") or 0), "fault slices"
 assert len(inst) == module + chains, f"{len(inst)} instants, want {module} + {chains}"
 print(f"{len(xs)} slices, {len(inst)} instants ({module} module events, {chains} chains), {len(named)} threads")
 PY

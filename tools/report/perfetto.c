@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The fault track of thread tid: a tid no thread has (pid_max is at most
+ * 2^22). */
+#define PF_FAULT_TRACK (1 << 30)
+
 struct pf_ev {
 	uint64_t ts, dur;
 	int tid;
@@ -110,6 +114,14 @@ void pf_span(struct pf *p, const struct ch_span *s, const char *cause)
 	add(p, 'X', s->pid, s->start, s->end - s->start, name, NULL);
 }
 
+void pf_fault(struct pf *p, int tid, uint64_t start, uint64_t dur, const char *name,
+	      const char *args)
+{
+	if (thread(p, tid))
+		add(p, 'X', tid | PF_FAULT_TRACK, start, dur, strdup(name),
+		    args ? strdup(args) : NULL);
+}
+
 void pf_instant(struct pf *p, int tid, uint64_t ts, const char *name, const char *args)
 {
 	add(p, 'i', tid, ts, 0, strdup(name), args ? strdup(args) : NULL);
@@ -164,13 +176,19 @@ int pf_write(struct pf *p, const char *path, const char *(*comm)(void *, int),
 		return -1;
 	const char *sep = "";
 	for (size_t i = 0; i < p->nth; i++)
-		p->th[i].proc = process_of(p, &p->th[i]);
+		if (!(p->th[i].tid & PF_FAULT_TRACK))
+			p->th[i].proc = process_of(p, &p->th[i]);
+	for (size_t i = 0; i < p->nth; i++)
+		if (p->th[i].tid & PF_FAULT_TRACK)
+			p->th[i].proc = thread(p, p->th[i].tid & ~PF_FAULT_TRACK)->proc;
 	fprintf(f, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
 	for (size_t i = 0; i < p->nth; i++, sep = ",\n") {
 		const struct pf_thread *t = &p->th[i];
-		const char *c = comm(arg, t->tid);
-		char label[64];
-		snprintf(label, sizeof(label), "%s (prio %d)", c ? c : "?", prio(arg, t->tid));
+		int tid = t->tid & ~PF_FAULT_TRACK;
+		const char *c = comm(arg, tid);
+		char label[80];
+		snprintf(label, sizeof(label), "%s%s (prio %d)", c ? c : "?",
+			 t->tid & PF_FAULT_TRACK ? " faults" : "", prio(arg, tid));
 		fprintf(f, "%s{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %d, \"tid\": %d, "
 			   "\"args\": {\"name\": ",
 			sep, t->proc, t->tid);

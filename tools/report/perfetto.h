@@ -8,10 +8,13 @@
  *     "mmap_lock wait read|write" and "mmap_lock read|write: <reason>";
  *   instant events ("ph":"i") for the module's retries, fallbacks and kept
  *     retries, named by cause, and for the longest wait chains (on the
- *     waiter's track when its wait ends, the members in args).
+ *     waiter's track when its wait ends, the members in args);
+ * and beside each thread's track a second one, "comm faults", with the
+ * retried faults the module timed (retryscope_fault_done) as slices named
+ * by outcome and cause: a fault ends before the arch handler releases
+ * mmap_lock, so its slice and the hold overlap without nesting, which one
+ * track cannot show.  First-attempt faults have no event (too many).
  * Timestamps are microseconds from the trace's clock, as the format wants.
- * Faults themselves have no begin and end event in the trace (the default
- * backend has no return probe on handle_mm_fault), so they are not slices.
  */
 #ifndef RS_PERFETTO_H
 #define RS_PERFETTO_H
@@ -27,6 +30,9 @@ void pf_free(struct pf *p);
 
 /* A hold or wait (chains' sink); cause: the fallback cause's name or NULL. */
 void pf_span(struct pf *p, const struct ch_span *s, const char *cause);
+/* A retried fault of thread tid, [start, start + dur), on its fault track. */
+void pf_fault(struct pf *p, int tid, uint64_t start, uint64_t dur, const char *name,
+	      const char *args);
 /* An instant event on tid's track; args: a JSON object's text or NULL. */
 void pf_instant(struct pf *p, int tid, uint64_t ts, const char *name, const char *args);
 /* tid belongs to process tgid (from the module's events). */

@@ -31,23 +31,28 @@ static const char *cause_name(size_t i)
 	return i < RS_NCAUSES ? rs_cause_name[i] : "unknown";
 }
 
-enum ev { EV_START, EV_ACQUIRE, EV_RELEASED, EV_RETRY, EV_FALLBACK, EV_KEPT, EV_SWITCH, EV_N };
+enum ev {
+	EV_START, EV_ACQUIRE, EV_RELEASED, EV_RETRY, EV_FALLBACK, EV_KEPT, EV_SWITCH, EV_DONE, EV_N
+};
 static const char *const ev_sys[EV_N] = {
 	"mmap_lock", "mmap_lock", "mmap_lock", "retryscope", "retryscope", "retryscope", "sched",
+	"retryscope",
 };
 static const char *const ev_name[EV_N] = {
 	"mmap_lock_start_locking", "mmap_lock_acquire_returned", "mmap_lock_released",
 	"retryscope_fault_retry", "retryscope_mmap_fallback", "retryscope_retry_kept",
-	"sched_switch",
+	"sched_switch", "retryscope_fault_done",
 };
 
 enum fld {
 	F_WRITE, F_SUCCESS, F_ADDRESS, F_CAUSE, F_FLAGS, F_RET, F_ATTEMPT, F_KEPT, F_MM,
-	F_PREV_PID, F_PREV_PRIO, F_PREV_STATE, F_NEXT_PID, F_NEXT_PRIO, F_TGID, F_N
+	F_PREV_PID, F_PREV_PRIO, F_PREV_STATE, F_NEXT_PID, F_NEXT_PRIO, F_TGID, F_OUTCOME,
+	F_LATENCY, F_N
 };
 static const char *const fld_name[F_N] = {
 	"write", "success", "address", "cause", "flags", "ret", "attempt", "kept_vma_lock", "mm",
-	"prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio", "tgid",
+	"prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio", "tgid", "outcome",
+	"latency_ns",
 };
 
 struct retry_stats {
@@ -211,6 +216,27 @@ static void do_retry(struct ctx *c, int e, struct tep_record *rec, const char *c
 	}
 }
 
+/* --perfetto: a retried fault the module timed (retryscope_fault_done, at
+ * its end) as a slice on its thread's fault track. */
+static void do_done(struct ctx *c, struct tep_record *rec)
+{
+	unsigned long long lat, outcome, cause = CAUSE_UNKNOWN, addr = 0, tgid = 0;
+	int pid = tep_data_pid(c->tep, rec);
+	char name[128], args[96];
+	if (!c->pf || rd(c, EV_DONE, F_LATENCY, rec, &lat) ||
+	    rd(c, EV_DONE, F_OUTCOME, rec, &outcome) || lat > rec->ts)
+		return;
+	rd(c, EV_DONE, F_CAUSE, rec, &cause);
+	rd(c, EV_DONE, F_ADDRESS, rec, &addr);
+	snprintf(name, sizeof(name), "fault %s after %s",
+		 outcome < RS_NLAT_OUTCOMES ? rs_lat_outcome_name[outcome] : "unknown",
+		 cause_name(cause < CAUSE_UNKNOWN ? (size_t)cause : CAUSE_UNKNOWN));
+	snprintf(args, sizeof(args), "{\"address\": \"%#llx\"}", addr);
+	pf_fault(c->pf, pid, rec->ts - lat, lat, name, args);
+	if (!rd(c, EV_DONE, F_TGID, rec, &tgid))
+		pf_tgid(c->pf, pid, (int)tgid);
+}
+
 /* sched_switch, for the chains: who went off CPU, runnable or asleep.
  * prev_state without a sleeping state (the low byte: S D T t X Z P I) is
  * a preemption (R, or R+ where the kernel sets TASK_REPORT_MAX). */
@@ -253,6 +279,10 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 		return 0;
 	if (e == EV_SWITCH) {
 		do_switch(c, rec);
+		return 0;
+	}
+	if (e == EV_DONE) {
+		do_done(c, rec);
 		return 0;
 	}
 	int pid = tep_data_pid(c->tep, rec);
