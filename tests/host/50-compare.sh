@@ -89,3 +89,28 @@ else
 	sed 's/^/#   /' "$res/headline.txt" | tail -n 10
 	not_ok "rs-report on the smoke run"
 fi
+
+# make compare's order (issue 19, the A/A noise band): run by run, each
+# round boots every kernel once, in the variants' order in odd rounds and
+# in reverse in even ones, the A/A copy of the baseline among them.
+res2=$RS_BUILD/check/results-rounds
+rm -rf "$res2"
+t0=$(date +%s)
+if "$top/scripts/compare" --variants "stock patched" --runs 2 --scenarios "file-major:--duration,1" \
+	--no-selftests --run-id rounds --results "$res2" >"$RS_BUILD/check/compare-rounds.log" 2>&1; then
+	ok "compare --variants 'stock patched' --runs 2 with its A/A copy ($(($(date +%s) - t0)) s)"
+else
+	tail -n 15 "$RS_BUILD/check/compare-rounds.log" | sed 's/^/#   /'
+	not_ok "compare --variants 'stock patched' --runs 2"
+fi
+got=$(for d in "$res2"/rounds/*/file-major/*/; do
+	d=${d%/} k=${d%/file-major/*}
+	printf '%s %s/%s\n' "$(stat -c %Y "$d/status" 2>/dev/null || echo 0)" "${k##*/}" "${d##*/}"
+done | sort -n | awk '{ printf "%s ", $2 }')
+want="stock/1 patched/1 stock-aa/1 stock-aa/2 patched/2 stock/2 "
+if [ "$got" = "$want" ]; then
+	ok "compare's runs in alternating rounds: $got"
+else
+	not_ok "compare's runs in alternating rounds: want $want, got $got"
+fi
+check "its report has the A/A kernel" grep -q 'stock-aa' "$res2/rounds/report.md"
