@@ -70,13 +70,8 @@ void write_fault_latency(FILE *f, const struct results *res)
 		   "call that finished the fault (`->fault`, or the fault-around's "
 		   "`filemap_map_pages()`), the wait between attempts included; pooled over "
 		   "the runs. Each cell: faults: p50 / p99 / max in µs (bucket precision 25%%). "
-		   "Anonymous and shmem faults are not timed.\n\n| scenario | fault |");
-	for (size_t k = 0; k < res->nk; k++)
-		fprintf(f, " %s |", res->kernels[k]);
-	fprintf(f, "\n|---|---|");
-	for (size_t k = 0; k < res->nk; k++)
-		fprintf(f, "---:|");
-	fprintf(f, "\n");
+		   "Anonymous and shmem faults are not timed.\n\n");
+	md_head(f, "| scenario | fault |", "|---|---|", res->kernels, res->nk, "---:|");
 	struct st_hist *h = xmalloc(res->nk * sizeof(*h));
 	size_t *runs = xmalloc(res->nk * sizeof(*runs));
 	for (size_t s = 0; s < res->ns; s++)

@@ -227,13 +227,8 @@ static void write_kernels(FILE *f, const struct results *res)
 
 static void write_run_counts(FILE *f, const struct results *res)
 {
-	fprintf(f, "\nRuns per scenario (ok + lossy included, failed excluded):\n\n| scenario |");
-	for (size_t k = 0; k < res->nk; k++)
-		fprintf(f, " %s |", res->kernels[k]);
-	fprintf(f, "\n|---|");
-	for (size_t k = 0; k < res->nk; k++)
-		fprintf(f, "---|");
-	fprintf(f, "\n");
+	fprintf(f, "\nRuns per scenario (ok + lossy included, failed excluded):\n\n");
+	md_head(f, "| scenario |", "|---|", res->kernels, res->nk, "---|");
 	for (size_t s = 0; s < res->ns; s++) {
 		fprintf(f, "| %s |", res->scenarios[s]);
 		for (size_t k = 0; k < res->nk; k++) {

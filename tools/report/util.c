@@ -180,3 +180,15 @@ char *fmt_num(double v, char *buf, size_t n)
 		snprintf(buf, n, "%.3g", v);
 	return buf;
 }
+
+void md_head(FILE *f, const char *lead, const char *lead_rule, char *const *cols, size_t n,
+	     const char *rule)
+{
+	fputs(lead, f);
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, " %s |", cols[k]);
+	fprintf(f, "\n%s", lead_rule);
+	for (size_t k = 0; k < n; k++)
+		fputs(rule, f);
+	fputc('\n', f);
+}

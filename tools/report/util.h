@@ -37,5 +37,10 @@ void sb_free(struct sbuf *b);
 /* Format a number for the report: "n/a" for NaN, thousands separators for
  * integers, a few decimals otherwise.  Returns buf. */
 char *fmt_num(double v, char *buf, size_t n);
+/* A markdown table's head: lead (its first columns, "| a | b |"), then
+ * "| col |" for each of cols[0..n), the rule line lead_rule (for the first
+ * columns), then rule (e.g. "---:|") for each of cols. */
+void md_head(FILE *f, const char *lead, const char *lead_rule, char *const *cols, size_t n,
+	     const char *rule);
 
 #endif
