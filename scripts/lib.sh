@@ -112,6 +112,32 @@ series_file() {
 	esac
 }
 
+# series_diffstat SERIES: the lines a variant's series adds and removes, as
+# key=value lines: patches, mm_added, mm_removed (mm/ and the mm headers
+# include/linux/mm*, pagemap.h, swap*), arch_added, arch_removed (arch/),
+# other_added, other_removed.  All 0 for no series (stock).
+series_diffstat() {
+	local s=$1
+	if [ -z "$s" ]; then
+		printf 'patches=0\nmm_added=0\nmm_removed=0\narch_added=0\narch_removed=0\nother_added=0\nother_removed=0\n'
+		return
+	fi
+	# shellcheck disable=SC2016 # an awk program
+	grep -v '^[[:space:]]*\(#\|$\)' "$s" | while read -r p _; do
+		printf '%s/%s\n' "$(dirname "$s")" "$p"
+	done | xargs awk '
+		FNR == 1 { patches++; in_hunk = 0 }
+		/^diff --git / { f = $3; sub(/^a\//, "", f); in_hunk = 0; next }
+		/^@@ / { in_hunk = 1; next }
+		/^-- $/ { in_hunk = 0; next }
+		!in_hunk { next }
+		/^\+/ { add[area(f)]++ } /^-/ { del[area(f)]++ }
+		function area(f) { return f ~ /^mm\// || f ~ /^include\/linux\/(mm|pagemap|swap)/ ? "mm" : f ~ /^arch\// ? "arch" : "other" }
+		END { printf "patches=%d\n", patches
+		      split("mm arch other", a, " ")
+		      for (i = 1; i <= 3; i++) printf "%s_added=%d\n%s_removed=%d\n", a[i], add[a[i]], a[i], del[a[i]] }'
+}
+
 # series_hash SERIES: the identity of a variant's source tree, a hash of the
 # series file and every patch it lists ("stock" for no series), and the
 # tree's layout ("linked": extract_tree's hard links; a tree from before

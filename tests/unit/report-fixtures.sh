@@ -236,6 +236,16 @@ expect_fail "latency: a line without its count is an error with file and line" \
 printf 'soon swap_io 2000 2500 1\n' >"$lres/stock/swap/1/latency"
 expect_fail "latency: an unknown outcome is an error" \
 	'stock/swap/1/latency:1: unknown outcome "soon" (module/names.h)' "$bin/rs-report" "$lres" -o "$tmp/lat2.md"
+# Complexity next to effect (issue 17 item 5): the complexity file make
+# compare writes per kernel, as a table under the Summary.
+cres=$tmp/cx
+cp -r "$fx/results" "$cres"
+printf 'patches=2\nmm_added=17\nmm_removed=7\narch_added=30\narch_removed=1\nother_added=0\nother_removed=0\n' \
+	>"$cres/patched/complexity"
+check "rs-report with a complexity file" "$bin/rs-report" "$cres" -o "$tmp/cx.md"
+contains "  the lines the series changes, per area" "$tmp/cx.md" "| patched | 2 | +17 −7 | +30 −1 | +0 −0 |"
+lacks "  a kernel without the file has no row" "$tmp/cx.md" "| stock | 0 |"
+lacks "  no table without complexity files" "$rep" "Lines each series changes"
 # --format mail: the v2 cover letter's tables for two kernels (issue 19)
 check "rs-report --format mail --kernels stock,patched" \
 	"$bin/rs-report" "$res" --format mail --kernels stock,patched -o "$tmp/mail.txt"
