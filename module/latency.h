@@ -10,23 +10,7 @@
 
 #include <linux/types.h>
 
-#include "names.h"
-
-#define RS_LAT_OUTCOME(name) RS_LAT_##name,
-enum rs_lat_outcome {
-	RS_LAT_OUTCOME_LIST
-	RS_NR_LAT_OUTCOMES
-};
-
-#undef RS_LAT_OUTCOME
-
-#define RS_LAT_CAUSE(name) RS_LAT_CAUSE_##name,
-enum rs_lat_cause {
-	RS_LAT_CAUSE_LIST
-	RS_NR_LAT_CAUSES
-};
-
-#undef RS_LAT_CAUSE
+#include "stats.h"
 
 /*
  * Buckets: 0..7 ns one each, then four per power of two (a bucket is at

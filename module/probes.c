@@ -235,6 +235,7 @@ enum rs_backend { RS_BE_NONE, RS_BE_KPROBE, RS_BE_FPROBE, RS_BE_FTRACE };
 struct rs_probe {
 	const char *symbol;
 	bool core;			/* the module refuses to load without it */
+	bool opt_in;			/* off unless fault_around=1 */
 	enum rs_hook hook_by[RS_NR_MODELS];
 	/* set at attach */
 	enum rs_hook hook;		/* hook_by[] of the model in use */
@@ -252,14 +253,21 @@ struct rs_probe {
 };
 
 static struct rs_probe rs_probes[RS_NR_PROBES] = {
-	/* symbol, core probe, hook in the entry model, in the return model */
-	[RS_P_LOCK_VMA] = { "lock_vma_under_rcu", false, { RS_HOOK_NONE, RS_HOOK_RETURN } },
-	[RS_P_HANDLE_MM_FAULT] = { "handle_mm_fault", true, { RS_HOOK_ENTRY, RS_HOOK_RETURN } },
-	[RS_P_FILEMAP_FAULT] = { "filemap_fault", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
-	[RS_P_DO_SWAP_PAGE] = { "do_swap_page", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
-	[RS_P_SHMEM_FAULT] = { "shmem_fault", false, { RS_HOOK_RETURN, RS_HOOK_NONE } },
-	[RS_P_LOCK_MM] = { "lock_mm_and_find_vma", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
-	[RS_P_MAP_PAGES] = { "filemap_map_pages", false, { RS_HOOK_RETURN, RS_HOOK_RETURN } },
+	/* symbol, core probe, opt-in, hook in the entry model, in the return model */
+	[RS_P_LOCK_VMA] = { "lock_vma_under_rcu", false, false,
+		{ RS_HOOK_NONE, RS_HOOK_RETURN } },
+	[RS_P_HANDLE_MM_FAULT] = { "handle_mm_fault", true, false,
+		{ RS_HOOK_ENTRY, RS_HOOK_RETURN } },
+	[RS_P_FILEMAP_FAULT] = { "filemap_fault", false, false,
+		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
+	[RS_P_DO_SWAP_PAGE] = { "do_swap_page", false, false,
+		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
+	[RS_P_SHMEM_FAULT] = { "shmem_fault", false, false,
+		{ RS_HOOK_RETURN, RS_HOOK_NONE } },
+	[RS_P_LOCK_MM] = { "lock_mm_and_find_vma", false, false,
+		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
+	[RS_P_MAP_PAGES] = { "filemap_map_pages", false, true,
+		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
 };
 
 /* The per-call data of a return probe's handlers. */
@@ -333,6 +341,8 @@ const char *rs_probe_why(int err)
 		return "not attempted (this kernel lacks the feature)";
 	case -ECANCELED:
 		return "left off (skip= parameter)";
+	case -EPERM:
+		return "off by default (fault_around=1 turns it on)";
 	case -EALREADY:
 		return "not used by this counting model (docs/counters.md)";
 	case -EPROTO:
@@ -525,7 +535,8 @@ static void rs_probe_attach(struct rs_probe *p, unsigned int id,
 }
 
 int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
-		     int maxactive, unsigned int *attached, unsigned int *wanted)
+		     bool opt_in, int maxactive, unsigned int *attached,
+		     unsigned int *wanted)
 {
 	bool entry_model = backend == RS_BACKEND_AUTO ||
 			   backend == RS_BACKEND_FTRACE;
@@ -543,6 +554,10 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 		p->fallback_err = 0;
 		if (p->hook == RS_HOOK_NONE) {
 			p->err = -EALREADY;
+			continue;
+		}
+		if (p->opt_in && !opt_in) {
+			p->err = -EPERM;
 			continue;
 		}
 		(*wanted)++;

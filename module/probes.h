@@ -21,8 +21,9 @@ enum rs_backend_choice {
 bool rs_fprobe_available(void);
 bool rs_ftrace_available(void);
 int rs_probes_check_skip(const char *skip);
+/* opt_in: attach the probes that are off by default (fault_around=1) */
 int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
-		     int maxactive, unsigned int *attached,
+		     bool opt_in, int maxactive, unsigned int *attached,
 		     unsigned int *wanted);
 void rs_probes_detach(void);
 const char *rs_probes_backend(void);

@@ -53,6 +53,23 @@ enum rs_wait_bucket {
 
 #undef RS_WAIT_BUCKET
 
+/* How a fault the latency model timed ended, and its ->fault (latency.c) */
+#define RS_LAT_OUTCOME(name) RS_LAT_##name,
+enum rs_lat_outcome {
+	RS_LAT_OUTCOME_LIST
+	RS_NR_LAT_OUTCOMES
+};
+
+#undef RS_LAT_OUTCOME
+
+#define RS_LAT_CAUSE(name) RS_LAT_CAUSE_##name,
+enum rs_lat_cause {
+	RS_LAT_CAUSE_LIST
+	RS_NR_LAT_CAUSES
+};
+
+#undef RS_LAT_CAUSE
+
 extern const char * const rs_counter_names[RS_NR_COUNTERS];
 
 /*

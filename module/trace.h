@@ -17,7 +17,6 @@
 
 #include <linux/tracepoint.h>
 
-#include "latency.h"
 #include "stats.h"
 
 /*
@@ -41,7 +40,7 @@ TRACE_DEFINE_ENUM(RS_CAUSE_no_vma_lock);
 
 #define rs_show_cause(c) __print_symbolic(c, RS_CAUSE_LIST)
 
-/* The outcomes of a timed fault (latency.h), for retryscope_fault_done. */
+/* The outcomes of a timed fault (stats.h), for retryscope_fault_done. */
 TRACE_DEFINE_ENUM(RS_LAT_first);
 TRACE_DEFINE_ENUM(RS_LAT_vma_lock);
 TRACE_DEFINE_ENUM(RS_LAT_mmap_lock);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts/guest/bench.sh KO REPS (in the guest): minor-fault rate with no
 # probes, with retryscope.ko in its default entry model (entry: ftrace_ops
-# entry hooks) and in the return model on each backend (fprobe; kprobe:
+# entry hooks), in it with fault_around=1 (around: as scripts/capture loads
+# it) and in the return model on each backend (fprobe; kprobe:
 # kprobes/kretprobes), and with the same counting in bpftrace.
 # Writes /out/bench.txt: "kind config rep faults_per_s".
 set -u
@@ -34,10 +35,11 @@ fi
 one() { # one KIND CONFIG REP
 	case $2 in
 	none) run "$1" none "$3" ;;
-	entry | kprobe | fprobe)
+	entry | around | kprobe | fprobe)
 		# entry: the default (backend=auto), as a user loads it
 		be=backend=$2
 		[ "$2" = entry ] && be=
+		[ "$2" = around ] && be=fault_around=1
 		# shellcheck disable=SC2086 # $be is empty or one parameter
 		if insmod "$ko" $be; then
 			run "$1" "$2" "$3"
@@ -68,12 +70,13 @@ one() { # one KIND CONFIG REP
 for kind in anon file; do
 	r=1
 	while [ "$r" -le "$reps" ]; do
-		case $((r % 5)) in
-		1) order="none entry fprobe kprobe bpftrace" ;;
-		2) order="entry fprobe kprobe bpftrace none" ;;
-		3) order="fprobe kprobe bpftrace none entry" ;;
-		4) order="kprobe bpftrace none entry fprobe" ;;
-		0) order="bpftrace none entry fprobe kprobe" ;;
+		case $((r % 6)) in
+		1) order="none entry around fprobe kprobe bpftrace" ;;
+		2) order="entry around fprobe kprobe bpftrace none" ;;
+		3) order="around fprobe kprobe bpftrace none entry" ;;
+		4) order="fprobe kprobe bpftrace none entry around" ;;
+		5) order="kprobe bpftrace none entry around fprobe" ;;
+		0) order="bpftrace none entry around fprobe kprobe" ;;
 		esac
 		for c in $order; do
 			one "$kind" "$c" "$r"

@@ -48,8 +48,10 @@ fi
 crash_at=$(cat /out/crash-at 2>/dev/null)
 fail_at=$(cat /out/fail-at 2>/dev/null)
 dbg=/sys/kernel/debug/retryscope
-if ! insmod "$ko"; then
-	echo "capture: insmod $ko failed" >&2
+# fault_around=1: the retried file faults that finish in the fault-around
+# are timed too (debugfs latency; docs/counters.md)
+if ! insmod "$ko" fault_around=1; then
+	echo "capture: insmod $ko fault_around=1 failed" >&2
 	exit 1
 fi
 echo 'comm fl-' >"$dbg/filter"

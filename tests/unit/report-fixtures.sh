@@ -284,7 +284,8 @@ for p in plot-latency-file-io plot-attempts-swap plot-fallback-causes; do
 	if grep -q '<svg' "$tmp/rep/$p.svg" 2>/dev/null && cat "$rep" "$scn" | grep -qF "($p.svg)"; then
 		ok "plot $p.svg written and linked"
 	else
-		nok "plot $p.svg written and linked"
+		nok "plot $p.svg written and linked" \
+			"$(ls -l "$tmp/rep/$p".* 2>&1; cat "$tmp/rep/$p.log" 2>/dev/null; grep -i gnuplot "$tmp/stdout" "$tmp/stderr" 2>/dev/null)"
 	fi
 done
 

@@ -186,10 +186,12 @@ want=no
 check "dmesg reports per-VMA lock yes, VM_FAULT_RETRY_VMA $want" \
 	grep -q "per-VMA lock yes, VM_FAULT_RETRY_VMA $want" "$out/dmesg"
 cp "$RS_DBG/probes" "$out/probes"
-for s in handle_mm_fault filemap_fault do_swap_page shmem_fault lock_mm_and_find_vma filemap_map_pages \
+for s in handle_mm_fault filemap_fault do_swap_page shmem_fault lock_mm_and_find_vma \
 	mmap_lock_start_locking mmap_lock_acquire_returned sched_process_free signal_deliver; do
 	check "probe $s attached" grep -q "^$s [a-z]* on " "$out/probes"
 done
+check "filemap_map_pages is off by default, and the probes file says why" \
+	grep -q '^#   filemap_map_pages: off by default (fault_around=1 turns it on)' "$out/probes"
 
 # --- garbage written to debugfs is rejected and changes nothing
 faultload minor --kind anon --threads 1 --duration 0.2 --json /dev/null
@@ -235,6 +237,11 @@ done
 # ... and reads VMA-lock aborts at lock_mm_and_find_vma, not lock_vma_under_rcu.
 check "entry model: lock_vma_under_rcu is off, not used by this model" \
 	grep -q '^#   lock_vma_under_rcu: not used by this counting model' "$out/probes"
+# The counting checks time the retried file faults that finish in the
+# fault-around too: fault_around=1, as scripts/capture loads it.
+rmmod retryscope
+insmod "$ko" fault_around=1 || not_ok "insmod $ko fault_around=1"
+check "fault_around=1: filemap_map_pages attached" grep -Eq '^filemap_map_pages (fprobe|kretprobe) on ' "$RS_DBG/probes"
 count_checks "entry-${be:-auto}"
 check "rmmod retryscope" rmmod retryscope
 check "debugfs directory gone after rmmod" [ ! -e "$RS_DBG" ]
@@ -262,7 +269,7 @@ fi
 # has; a backend it lacks must be refused with the reason
 for b in fprobe kprobe ftrace; do
 	dmesg -c >/dev/null
-	if insmod "$ko" backend=$b 2>"$out/insmod.err"; then
+	if insmod "$ko" backend=$b fault_around=1 2>"$out/insmod.err"; then
 		dmesg | grep retryscope: >"$out/dmesg.$b"
 		cp "$RS_DBG/probes" "$out/probes.$b"
 		case $b in
