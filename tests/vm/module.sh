@@ -168,8 +168,13 @@ lat_checks() {
 			[ "$kept" -le "$k" -a "$fb" -le "$f" -a $((kept * 10)) -ge $((k * 9)) -a $((fb * 10)) -ge $((f * 9)) ]
 		p1=$(lq first "$cause" "$l" 0.5)
 		if [ "$fb" -gt 0 ]; then pr=$(lq mmap_lock "$cause" "$l" 0.5) o=mmap_lock; else pr=$(lq vma_lock "$cause" "$l" 0.5) o=vma_lock; fi
-		check "$tag: $scen: a retried fault ($o p50 <= $pr ns) takes longer than a first-attempt one (p50 <= $p1 ns)" \
-			[ "$pr" -gt "$p1" ]
+		# A retried fault waited for I/O: tens of µs at least.  swap-in's
+		# first-attempt faults are swap-cache hits (µs); file-major's few
+		# are synchronous reads (ms), so they are not compared.
+		check "$tag: $scen: retried faults waited for I/O ($o p50 <= $pr ns, >= 10 us)" [ "$pr" -ge 10000 ]
+		[ "$cause" != swap_io ] ||
+			check "$tag: $scen: a retried fault ($o p50 <= $pr ns) takes longer than a swap-cache hit (p50 <= $p1 ns)" \
+				[ "$pr" -gt "$p1" ]
 	done
 }
 
