@@ -111,11 +111,11 @@ static void rs_lat_end(unsigned long address, unsigned int flags, u64 t0,
 							   RS_LAT_mmap_lock;
 		cause = start & 1;
 		start &= ~1ULL;
-		trace_retryscope_fault_done(address, rs_lat_trace_cause[cause],
-					    outcome, now - start);
 	} else {
 		start = t0;
 	}
+	trace_retryscope_fault_done(address, rs_lat_trace_cause[cause], outcome,
+				    now - start);
 	this_cpu_inc(rs_lat_hist->n[outcome][cause][rs_lat_bucket(now - start)]);
 }
 

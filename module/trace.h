@@ -109,7 +109,7 @@ DEFINE_EVENT(retryscope_fault_step, retryscope_mmap_fallback,
 );
 
 /*
- * A retried fault that latency.c timed has finished: outcome vma_lock or
+ * A fault that latency.c timed has finished: outcome first, vma_lock or
  * mmap_lock (the lock its last attempt held), cause file_io or swap_io,
  * latency_ns from its first ->fault's entry (the event's time is its end).
  */

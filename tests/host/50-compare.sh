@@ -47,33 +47,42 @@ for v in stock patched; do
 	check "$v: trace.dat of file-major opens with libtracecmd (rs-trace)" \
 		test -s "$res/$id/$v/file-major/1/trace.json"
 done
-# Per-fault latency (issue 16): each retried fault the module timed is one
-# row count in the run's latency file, one retryscope_fault_done event, and
-# one slice on its thread's fault track in trace.perfetto.json, named by the
-# lock its last attempt held.
+# Per-fault latency (issue 16): each fault the module timed is one row
+# count in the run's latency file, one retryscope_fault_done event, and one
+# slice on its thread's fault track in trace.perfetto.json, named by its
+# outcome: the retried ones by the lock their last attempt held.
 for vo in stock:mmap_lock patched:vma_lock; do
 	v=${vo%%:*} o=${vo#*:} r=$res/$id/$v/file-major/1
 	if out=$(python3 - "$r" "$o" <<'PY'
 import json, sys
 r, want = sys.argv[1], sys.argv[2]
-lat = {}
+lat, pairs = {}, set()
 for line in open(r + "/latency"):
     if line.startswith("#"):
         continue
     o, c, lo, hi, n = line.split()
     lat[o] = lat.get(o, 0) + int(n)
+    pairs.add((o, c))
 retried = sum(n for o, n in lat.items() if o != "first")
+timed = sum(lat.values())
 done = json.load(open(r + "/trace.json"))["events"].get("retryscope:retryscope_fault_done") or 0
 pf = json.load(open(r + "/trace.perfetto.json"))["traceEvents"]
 tracks = {e["tid"] for e in pf if e["ph"] == "M" and e["args"]["name"].split(" (")[0].endswith(" faults")}
 slices = [e for e in pf if e["ph"] == "X" and e["tid"] in tracks]
 names = {e["name"] for e in slices}
+# stock has no VMA-lock retry; patched keeps the retries the series
+# flags (an unflagged one, after waiting on another thread's locked
+# folio, still finishes under mmap_lock)
 assert retried > 0, f"no retried fault timed: {lat}"
-assert lat.get(want, 0) == retried, f"retried faults not all {want}: {lat}"
-assert done == retried, f"{done} fault_done events, {retried} timed retried faults"
+if want == "mmap_lock":
+    assert lat.get("vma_lock", 0) == 0, f"a retry kept on the VMA lock on stock: {lat}"
+else:
+    assert lat.get(want, 0) * 10 >= retried * 9, f"fewer than 90% of the retried faults {want}: {lat}"
+assert done == timed, f"{done} fault_done events, {timed} timed faults"
 assert len(slices) == done, f"{len(slices)} fault slices, {done} events"
-assert names == {f"fault {want} after file_io"}, f"slice names {names}"
-print(f"{retried} retried faults timed, all {want}: {done} events, {len(slices)} slices")
+want_names = {f"fault {o} ({c})" for o, c in pairs}
+assert names == want_names, f"slice names {names}, want {want_names}"
+print(f"{timed} faults timed, {retried} retried, {lat.get(want, 0)} of them {want}: {done} events, {len(slices)} slices")
 PY
 ); then
 		ok "$v: file-major: $out"

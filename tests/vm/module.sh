@@ -154,9 +154,12 @@ lat_checks() {
 		calls=$(cval "${pre}_calls" "$st") retry=$(cval "${pre}_retry" "$st") err=$(cval "${pre}_error" "$st")
 		done_=$((calls - retry - err))
 		if [ "$cause" = swap_io ]; then
-			# every swap fault finishes in do_swap_page()
-			check "$tag: $scen: timed $cause faults ($first + $kept + $fb) = finished ${pre} calls ($calls - $retry retried - $err failed)" \
-				[ $((first + kept + fb)) = "$done_" ]
+			# Every swap fault finishes in do_swap_page(); only user faults
+			# are timed, and a kernel-mode one (a syscall touching swapped-out
+			# memory: 2 of 12,987 once on 6.12) is rare.
+			t=$((first + kept + fb))
+			check "$tag: $scen: timed $cause faults ($first + $kept + $fb) = finished ${pre} calls ($calls - $retry retried - $err failed) less the kernel-mode ones (at most 1%)" \
+				[ "$t" -le "$done_" -a $((t * 100)) -ge $((done_ * 99)) ]
 		else
 			check "$tag: $scen: $cause faults timed on their first attempt ($first) <= finished ${pre} calls ($calls - $retry retried - $err failed)" \
 				[ "$first" -le "$done_" ]

@@ -10,10 +10,10 @@
  *     retries, named by cause, and for the longest wait chains (on the
  *     waiter's track when its wait ends, the members in args);
  * and beside each thread's track a second one, "comm faults", with the
- * retried faults the module timed (retryscope_fault_done) as slices named
- * by outcome and cause: a fault ends before the arch handler releases
- * mmap_lock, so its slice and the hold overlap without nesting, which one
- * track cannot show.  First-attempt faults have no event (too many).
+ * faults the module timed (retryscope_fault_done: the file and swap faults)
+ * as slices named by outcome and cause ("fault mmap_lock (file_io)"): a
+ * fault ends before the arch handler releases mmap_lock, so its slice and
+ * the hold overlap without nesting, which one track cannot show.
  * Timestamps are microseconds from the trace's clock, as the format wants.
  */
 #ifndef RS_PERFETTO_H
@@ -30,7 +30,7 @@ void pf_free(struct pf *p);
 
 /* A hold or wait (chains' sink); cause: the fallback cause's name or NULL. */
 void pf_span(struct pf *p, const struct ch_span *s, const char *cause);
-/* A retried fault of thread tid, [start, start + dur), on its fault track. */
+/* A fault of thread tid, [start, start + dur), on its fault track. */
 void pf_fault(struct pf *p, int tid, uint64_t start, uint64_t dur, const char *name,
 	      const char *args);
 /* An instant event on tid's track; args: a JSON object's text or NULL. */

@@ -216,8 +216,8 @@ static void do_retry(struct ctx *c, int e, struct tep_record *rec, const char *c
 	}
 }
 
-/* --perfetto: a retried fault the module timed (retryscope_fault_done, at
- * its end) as a slice on its thread's fault track. */
+/* --perfetto: a fault the module timed (retryscope_fault_done, at its end)
+ * as a slice on its thread's fault track, named by outcome and cause. */
 static void do_done(struct ctx *c, struct tep_record *rec)
 {
 	unsigned long long lat, outcome, cause = CAUSE_UNKNOWN, addr = 0, tgid = 0;
@@ -228,7 +228,7 @@ static void do_done(struct ctx *c, struct tep_record *rec)
 		return;
 	rd(c, EV_DONE, F_CAUSE, rec, &cause);
 	rd(c, EV_DONE, F_ADDRESS, rec, &addr);
-	snprintf(name, sizeof(name), "fault %s after %s",
+	snprintf(name, sizeof(name), "fault %s (%s)",
 		 outcome < RS_NLAT_OUTCOMES ? rs_lat_outcome_name[outcome] : "unknown",
 		 cause_name(cause < CAUSE_UNKNOWN ? (size_t)cause : CAUSE_UNKNOWN));
 	snprintf(args, sizeof(args), "{\"address\": \"%#llx\"}", addr);
