@@ -13,7 +13,10 @@ fi
 make -s -C "$top/tools" test 2>&1 | grep -E '^(not )?ok ' || not_ok "make -C tools test printed no results"
 for t in "$top"/tests/unit/*.sh; do
 	[ -e "$t" ] || continue
-	bash "$t" 2>&1 | grep -E '^(not )?ok |^#' || not_ok "$(basename "$t") printed no results"
+	# its exit status is its verdict; a script that printed no ok/not ok
+	# line at all is a failure of its own
+	out=$(bash "$t" 2>&1)
+	grep -E '^(not )?ok |^#' <<<"$out" || not_ok "$(basename "$t") printed no results"
 done
 check "shellcheck tests/vm and scripts/guest (busybox sh)" \
 	shellcheck -s sh -x "$top"/tests/vm/*.sh "$top"/scripts/guest/*.sh
