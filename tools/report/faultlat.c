@@ -21,8 +21,11 @@ static const char *cause_text(int c)
 							  rs_lat_cause_name[c];
 }
 
-size_t fault_lat_pool(const struct results *res, const char *kernel, const char *scen,
-		      int outcome, int cause, struct st_hist *out)
+/* The pooled histogram of kernel's runs of scen (not failed), for one
+ * outcome and cause; returns the runs that had a latency file. */
+static size_t fault_lat_pool(const struct results *res, const char *kernel,
+			     const char *scen, int outcome, int cause,
+			     struct st_hist *out)
 {
 	size_t runs = 0;
 	st_hist_init(out);

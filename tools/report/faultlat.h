@@ -13,9 +13,4 @@
  * "faults: p50 / p99 / max µs".  Nothing when no run has a latency file. */
 void write_fault_latency(FILE *f, const struct results *res);
 
-/* The pooled histogram of kernel's runs of scen (not failed), for one
- * outcome and cause; returns the runs that had a latency file. */
-size_t fault_lat_pool(const struct results *res, const char *kernel, const char *scen,
-		      int outcome, int cause, struct st_hist *out);
-
 #endif
