@@ -200,12 +200,28 @@ for f in "$aares"/stock-aa/*/*/stats.after; do
 	b=$(awk '$1 == "mmap_lock_fallback" { print $2 }' "${f%.after}.before")
 	sed -i "s/^mmap_lock_fallback .*/mmap_lock_fallback $((b + 8))/" "$f"
 done
+for k in stock stock-aa; do
+	printf 'patches=0\nmm_added=0\nmm_removed=0\narch_added=0\narch_removed=0\nother_added=0\nother_removed=0\n' >"$aares/$k/complexity"
+done
+printf 'patches=3\nmm_added=40\nmm_removed=10\narch_added=5\narch_removed=1\n' >"$aares/patched/complexity"
 check "rs-report with an A/A pair (stock, stock-aa)" "$bin/rs-report" "$aares" --kernels stock,patched \
 	-o "$tmp/aa.md"
+contains "  the complexity table has the candidates (a missing key is n/a)" "$tmp/aa.md" "| patched | 3 | +40 −10 | +5 −1 | n/a |"
+lacks "  ... not the A/A copy" "$tmp/aa.md" "| stock-aa | 0 | +0 −0"
 contains "  a ratio inside the A/A band is marked noise" "$tmp/out" "| 75 (×1.88, noise) |"
 contains "  the claim inside the band says No difference" "$tmp/aa.md" \
 	"- **No difference** (removes the most mmap_lock fallbacks): the furthest from stock is patched at ×0.00805, inside the noise band of ±100% that two captures of stock differ by (stock-aa ×0.00184)"
 lacks "  no ratio is noise without an A/A pair" "$rep" ", noise)"
+# An A/A copy equal to stock (no noise band) beside two candidates: the
+# summary's "All:" lists name the candidates, not the A/A copy.
+aa2=$tmp/aa2
+cp -r "$fx/results" "$aa2"
+cp -r "$aa2/stock" "$aa2/stock-aa"
+cp -r "$aa2/patched" "$aa2/patched2"
+check "rs-report with an exact A/A copy and two candidates" "$bin/rs-report" "$aa2" \
+	--kernels stock,patched,patched2 -o "$tmp/aa2.md"
+contains "  the fallback claim lists every candidate" "$tmp/aa2.md" " All: stock 8,700, patched 70, patched2 70."
+lacks "  ... and not the A/A copy" "$tmp/aa2.md" "patched2 70, stock-aa"
 # Per-fault latency (issue 16 item 3): the module's latency files pooled
 # over a kernel's runs.  stock/swap: 3 runs x (90 first-attempt faults in
 # [2000, 2500) ns, 10 under mmap_lock in [1, 1.25) ms): p50 of the first

@@ -269,8 +269,8 @@ int plot_latency(const struct results *res, const char *outdir, const char *scen
 		st_hist_free(&h);
 	}
 	char title[256];
-	snprintf(title, sizeof(title), "%s: %s-class latency, fraction above x (runs pooled)", scen,
-		 cls);
+	snprintf(title, sizeof(title), "%s: op latency of the %s class, fraction above x (runs pooled)",
+		 scen, cls);
 	int rc = ns ? plot_ccdf(outdir, name, title, "latency (µs)", s, ns) : -1;
 	for (size_t i = 0; i < ns; i++) {
 		free((double *)s[i].x);

@@ -271,8 +271,10 @@ static double complexity_get(const char *text, const char *key)
 static void write_complexity(FILE *f, const struct results *res)
 {
 	static const char *const area[] = { "mm", "arch", "other" };
-	int any = 0;
+	int any = 0, aa = aa_kernel(res);
 	for (size_t k = 0; k < res->nk; k++) {
+		if ((int)k == aa)	/* the baseline again: the same 0 lines */
+			continue;
 		char *path = xasprintf("%s/%s/complexity", res->dir, res->kernels[k]);
 		size_t len;
 		char *text = read_file(path, &len);
@@ -288,7 +290,11 @@ static void write_complexity(FILE *f, const struct results *res)
 			char ka[32], kr[32];
 			snprintf(ka, sizeof(ka), "%s_added", area[a]);
 			snprintf(kr, sizeof(kr), "%s_removed", area[a]);
-			fprintf(f, " +%.0f −%.0f |", complexity_get(text, ka), complexity_get(text, kr));
+			double add = complexity_get(text, ka), rm = complexity_get(text, kr);
+			if (isnan(add) || isnan(rm))
+				fprintf(f, " n/a |");
+			else
+				fprintf(f, " +%.0f −%.0f |", add, rm);
 		}
 		fprintf(f, "\n");
 		free(text);
