@@ -13,7 +13,8 @@
  * The outcome is read off the finishing ->fault's flags: first attempt,
  * or a retry that finished under the VMA lock or under mmap_lock.  The
  * cause is the ->fault of the first attempt.  A fault that ends in
- * VM_FAULT_ERROR is not timed.
+ * VM_FAULT_ERROR is not timed, nor is one whose first attempt retried
+ * before reaching either ->fault (its start is unknown).
  */
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
@@ -87,23 +88,30 @@ static void rs_lat_end(unsigned long address, unsigned int flags, u64 t0,
 {
 	enum rs_lat_outcome outcome = RS_LAT_first;
 	struct rs_task_state ts;
-	u64 *startp, start, now;
+	u64 *startp, start = 0, now;
+	bool later;
 
 	if (!(flags & FAULT_FLAG_USER) || !rs_state_get(&ts, address))
 		return;
 	startp = rs_slot_fault_start(ts.slot);
-	start = READ_ONCE(*startp);
-	/* the slot's attempt: this fault's, if the slot follows it */
-	if (!rs_state_same_page(&ts, address) || ts.attempt <= 1)
-		start = 0;
+	/* a later attempt of the fault the slot follows: its start, if timed */
+	later = rs_state_same_page(&ts, address) && ts.attempt > 1;
+	if (later)
+		start = READ_ONCE(*startp);
 	if (ret & rs_fault_bits(VM_FAULT_RETRY)) {
-		/* The first attempt's ->fault is where the fault starts. */
-		if (!start && t0)
+		/*
+		 * The first attempt's ->fault is where the fault starts.  A
+		 * fault whose first attempt retried elsewhere (anon_vma,
+		 * userfaultfd, or in flight when the module loaded) has no
+		 * start: it is not timed.
+		 */
+		if (!later && t0)
 			WRITE_ONCE(*startp, (t0 & ~1ULL) | cause);
 		return;
 	}
 	WRITE_ONCE(*startp, 0);
-	if ((ret & rs_fault_bits(VM_FAULT_ERROR)) || (!start && !t0))
+	if ((ret & rs_fault_bits(VM_FAULT_ERROR)) || (later && !start) ||
+	    (!later && !t0))
 		return;
 	now = ktime_get_mono_fast_ns();
 	if (start) {

@@ -47,6 +47,7 @@
 #include "filter.h"
 #include "latency.h"
 #include "probes.h"
+#include "task_state.h"
 #include "tracepoints.h"
 
 #define CREATE_TRACE_POINTS
@@ -133,6 +134,12 @@ static int __init rs_check_params(void)
 		pr_err("retryscope: maxactive=%d: must be 1 to %d (0: default)\n",
 		       maxactive, RS_MAXACTIVE_LIMIT);
 		return -EINVAL;
+	}
+	/* the per-task state keeps a user page number in 44 bits (no alias) */
+	if ((TASK_SIZE_MAX - 1) >> PAGE_SHIFT > RS_PAGE_MASK) {
+		pr_err("retryscope: user addresses up to %#lx: page numbers do not fit the state's 44 bits\n",
+		       (unsigned long)TASK_SIZE_MAX);
+		return -EOPNOTSUPP;
 	}
 	err = rs_probes_check_skip(skip);
 	if (err)

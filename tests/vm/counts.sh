@@ -9,12 +9,17 @@
 #   truncate a cold read whose file is truncated during its I/O (SIGBUS)
 #   reset    64 threads in I/O, the counters reset (or the filter widened
 #            to them) in the middle
+#   uffd     500 anonymous pages filled by a userfaultfd thread: every fault
+#            retries (cause "other"); also once per skip= value
+#   cowfirst 1,000 first writes to private mappings of a cached page while
+#            mprotect() write-locks mmap_lock: the anon_vma retries are not
+#            timed as first-attempt faults
 # on each backend the kernel has (auto = entry model, fprobe, kprobe).
 # In each, the module's mmap_lock acquisitions equal those of the same
 # interval's mmap_lock trace events (the tracepoints' prototype differs
 # between 6.12 and 7.3).
-# CASES: some of "threads signal efault truncate reset widen" (default:
-# all).  truncate needs the swap disk (--swap-disk), used as a scratch disk.
+# CASES: some of "threads signal efault truncate reset widen uffd cowfirst"
+# (default: all).  truncate needs the swap disk (--swap-disk), used as a scratch disk.
 # Needs rs-edgecase on PATH and the test disk at /mnt/disk.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -68,6 +73,10 @@ run() {
 	echo 0 >"$T/events/mmap_lock/enable"
 	echo >"$T/set_event_pid"
 	cp "$T/trace" "$out/$tag.trace"
+	if [ "$rc" = 4 ]; then
+		ok "$tag # SKIP $(cat "$out/$tag.err")"
+		return 1
+	fi
 	[ "$rc" = 0 ] || { not_ok "$tag: rs-edgecase $1 exited $rc: $(cat "$out/$tag.err")"; return 1; }
 }
 
@@ -156,6 +165,32 @@ cases() {
 		check "$tag: the truncation raced the read in some rounds ($(ru sigbus) SIGBUS)" [ "$(ru sigbus)" -gt 0 ]
 	fi
 
+	# Every fault of a userfaultfd-registered page returns VM_FAULT_RETRY
+	# from handle_userfault(): one fault, however many attempts.
+	tag=$be.uffd
+	if want uffd && run "$tag" uffd --pages 500; then
+		same_counts
+		same_locks
+		check "$tag: every page retried ($(m fault_retry_other) retries of cause other, 500 pages)" \
+			[ "$(m fault_retry_other)" -ge 500 ]
+	fi
+
+	# A first write to a private file mapping retries for its anon_vma
+	# when mmap_lock is contended (before any ->fault), then finishes in
+	# filemap_fault(): that fault is not timed; the ones that did not
+	# retry are timed as "first".
+	tag=$be.cowfirst
+	if want cowfirst && run "$tag" cowfirst --loops 1000 --snap "$RS_DBG/latency=$out/$tag.latency"; then
+		same_counts
+		r=$(m fault_retry_other)
+		f=$(($(lsum first file_io "$out/$tag.latency.after") - $(lsum first file_io "$out/$tag.latency.before")))
+		lr=$(($(lsum vma_lock file_io "$out/$tag.latency.after") + $(lsum mmap_lock file_io "$out/$tag.latency.after") -
+			$(lsum vma_lock file_io "$out/$tag.latency.before") - $(lsum mmap_lock file_io "$out/$tag.latency.before")))
+		check "$tag: mmap_lock was contended: some first writes retried ($r of 1000)" [ "$r" -gt 0 ]
+		check "$tag: faults timed as first ($f) = writes that did not retry (1000 - $r)" [ "$f" = $((1000 - r)) ]
+		check "$tag: no fault timed as a retry of file I/O ($lr)" [ "$lr" = 0 ]
+	fi
+
 	# A fallback whose lock_mm_and_find_vma() finds no VMA ends there: the
 	# mmap() and munmap() calls after it are not fault-path acquisitions.
 	tag=$be.efault
@@ -199,6 +234,28 @@ mid_cases() {
 	want widen && FILTER0='tgid 1' run "$tag" reset --threads 64 --at-ms 1500 --write "$RS_DBG/filter=tgid %p" && mid_counts widen
 }
 
+# skip= leaves its own counters alone only: the uffd case on the default
+# backend once per probe that can be left off.
+skip_cases() {
+	for sk in lock_vma_under_rcu filemap_fault do_swap_page shmem_fault lock_mm_and_find_vma mmap_lock; do
+		insmod "$ko" maxactive=20000 skip=$sk 2>"$out/insmod.err" ||
+			{ not_ok "insmod $ko skip=$sk: $(cat "$out/insmod.err")"; continue; }
+		tag=skip-$sk.uffd
+		if run "$tag" uffd --pages 500; then
+			mn=$(ru minflt) mj=$(ru majflt) ab=$(m faults_abandoned)
+			check "$tag: module user_faults - faults_abandoned ($(m user_faults) - $ab) = getrusage minflt + majflt ($mn + $mj)" \
+				[ $(($(m user_faults) - ab)) = $((mn + mj)) ]
+			check "$tag: module major_faults ($(m major_faults)) = getrusage majflt ($mj)" [ "$(m major_faults)" = "$mj" ]
+			if [ "$sk" != lock_vma_under_rcu ]; then
+				for c in vma_lock_success vma_lock_abort vma_lock_retry; do
+					check "$tag: module $c ($(m $c)) = /proc/vmstat $c delta ($(k $c))" [ "$(m $c)" = "$(k $c)" ]
+				done
+			fi
+		fi
+		check "rmmod retryscope (skip=$sk)" rmmod retryscope
+	done
+}
+
 for be in auto fprobe kprobe; do
 	dmesg -c >/dev/null
 	# kretprobes (backend=kprobe, and auto's I/O return probes where the
@@ -219,3 +276,4 @@ for be in auto fprobe kprobe; do
 	# before the next backend's dmesg -c wipes this one's log
 	kernel_log_clean "backend=$be: after the count tests"
 done
+want uffd && skip_cases

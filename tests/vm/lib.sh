@@ -71,3 +71,6 @@ kernel_log_clean() {
 		cat "$f" "$f.kmemleak" 2>/dev/null | head -n 40 | sed 's/^/#   /' | tee -a "$RS_TAP"
 	fi
 }
+
+# lsum OUTCOME CAUSE FILE: the faults debugfs "latency" FILE has in that row.
+lsum() { awk -v o="$1" -v c="$2" '$1 == o && $2 == c { n += $5 } END { print n + 0 }' "$3"; }

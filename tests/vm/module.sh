@@ -133,8 +133,6 @@ count_checks() {
 	lat_checks "$tag"
 }
 
-# lsum OUTCOME CAUSE FILE: the faults debugfs "latency" FILE has in that row.
-lsum() { awk -v o="$1" -v c="$2" '$1 == o && $2 == c { n += $5 } END { print n + 0 }' "$3"; }
 # lq OUTCOME CAUSE FILE Q: the upper bound (ns) of the bucket holding quantile Q.
 lq() {
 	awk -v o="$1" -v c="$2" -v q="$4" '$1 == o && $2 == c { hi[++k] = $4; n[k] = $5; t += $5 }

@@ -14,6 +14,13 @@
  *            fails with SIGBUS
  *   reset    threads in I/O while the counters are reset or the filter
  *            changed (--write)
+ *   uffd     a reader of anonymous pages that userfaultfd fills: every
+ *            fault returns VM_FAULT_RETRY from handle_userfault() (a
+ *            retry of cause "other")
+ *   cowfirst the first write to each of many MAP_PRIVATE mappings of a
+ *            cached file page while another thread write-locks mmap_lock
+ *            (mprotect): under the VMA lock the fault retries for the
+ *            anon_vma, then finishes in filemap_fault()
  *
  * The measured interval is bracketed by --snap SRC=DST copies, read with
  * the process's memory locked (as rs-snap does) to DST.before and
@@ -23,7 +30,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <linux/userfaultfd.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -31,8 +40,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -542,6 +553,152 @@ static int ec_reset_run(const struct ec_opts *o)
 	return 0;
 }
 
+/* --- uffd ------------------------------------------------------------------ */
+
+struct ec_uffd {
+	int fd;
+	const char *src;	/* one page, the contents UFFDIO_COPY puts in */
+	atomic_int stop;
+};
+
+/* Answer every missing-page fault with a copy of ->src, until stopped. */
+static void *ec_uffd_handler(void *arg)
+{
+	struct ec_uffd *u = arg;
+	struct uffd_msg msg;
+
+	while (!atomic_load(&u->stop)) {
+		struct pollfd pfd = { .fd = u->fd, .events = POLLIN };
+		struct uffdio_copy copy = { .src = (unsigned long)u->src,
+					    .len = ec_page };
+
+		if (poll(&pfd, 1, 100) <= 0 ||
+		    read(u->fd, &msg, sizeof(msg)) != sizeof(msg) ||
+		    msg.event != UFFD_EVENT_PAGEFAULT)
+			continue;
+		copy.dst = msg.arg.pagefault.address & ~(unsigned long)(ec_page - 1);
+		if (ioctl(u->fd, UFFDIO_COPY, &copy) && errno != EEXIST)
+			ec_die("UFFDIO_COPY");
+	}
+	return NULL;
+}
+
+static int ec_uffd_run(const struct ec_opts *o)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct ec_uffd u = { .stop = 0 };
+	size_t size = o->pages * ec_page;
+	pthread_t handler;
+	char *map, *src;
+	long sum = 0;
+
+	u.fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (u.fd < 0 && errno == ENOSYS) {
+		fprintf(stderr, "rs-edgecase: userfaultfd: not in this kernel (CONFIG_USERFAULTFD)\n");
+		return 4;
+	}
+	if (u.fd < 0 || ioctl(u.fd, UFFDIO_API, &api))
+		ec_die("userfaultfd");
+	src = mmap(NULL, ec_page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (src == MAP_FAILED || map == MAP_FAILED)
+		ec_die("mmap");
+	memset(src, 1, ec_page);
+	reg.range.start = (unsigned long)map;
+	reg.range.len = size;
+	if (ioctl(u.fd, UFFDIO_REGISTER, &reg))
+		ec_die("UFFDIO_REGISTER");
+	u.src = src;
+	errno = pthread_create(&handler, NULL, ec_uffd_handler, &u);
+	if (errno)
+		ec_die("pthread_create");
+	/* the handler's own stack faults, before the interval */
+	usleep(200000);
+	ec_mark(o, 0);
+	for (long i = 0; i < o->pages; i++)
+		sum += map[i * ec_page];
+	ec_mark(o, 1);
+	atomic_store(&u.stop, 1);
+	pthread_join(handler, NULL);
+	close(u.fd);
+	if (sum != o->pages) {
+		fprintf(stderr, "rs-edgecase: read %ld, not %ld: a page missed its copy\n",
+			sum, o->pages);
+		return 1;
+	}
+	printf("uffd_pages=%ld\n", o->pages);
+	ec_report(o);
+	return 0;
+}
+
+/* --- cowfirst ------------------------------------------------------------- */
+
+#define EC_COW_CONTEND	(64L << 20)
+
+struct ec_cow {
+	char *region;		/* EC_COW_CONTEND bytes, every page present */
+	atomic_int stop;
+	long flips;
+};
+
+/* Write-lock mmap_lock over and over: mprotect() a populated region. */
+static void *ec_cow_contender(void *arg)
+{
+	struct ec_cow *c = arg;
+
+	while (!atomic_load(&c->stop)) {
+		int prot = c->flips++ & 1 ? PROT_READ | PROT_WRITE : PROT_READ;
+
+		if (mprotect(c->region, EC_COW_CONTEND, prot))
+			ec_die("mprotect");
+	}
+	return NULL;
+}
+
+static int ec_cowfirst_run(const struct ec_opts *o)
+{
+	struct ec_cow c = { .stop = 0 };
+	int fd = open(o->file, O_RDONLY);
+	char **maps, page[1];
+	pthread_t contender;
+
+	if (fd < 0)
+		ec_die(o->file);
+	/* the file's first page in the page cache: no I/O in the interval */
+	if (pread(fd, page, 1, 0) != 1)
+		ec_die("pread");
+	maps = calloc(o->loops, sizeof(*maps));
+	if (!maps)
+		ec_die("calloc");
+	/* one VMA each: same file offset, so they never merge */
+	for (long i = 0; i < o->loops; i++) {
+		maps[i] = mmap(NULL, ec_page, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+			       fd, 0);
+		if (maps[i] == MAP_FAILED)
+			ec_die("mmap");
+	}
+	c.region = mmap(NULL, EC_COW_CONTEND, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (c.region == MAP_FAILED)
+		ec_die("mmap");
+	errno = pthread_create(&contender, NULL, ec_cow_contender, &c);
+	if (errno)
+		ec_die("pthread_create");
+	usleep(200000);
+	ec_mark(o, 0);
+	for (long i = 0; i < o->loops; i++)
+		maps[i][0] = 1;
+	ec_mark(o, 1);
+	atomic_store(&c.stop, 1);
+	pthread_join(contender, NULL);
+	close(fd);
+	printf("cow_writes=%ld\nmprotects=%ld\n", o->loops, c.flips);
+	ec_report(o);
+	return 0;
+}
+
 /* --- command line ---------------------------------------------------------- */
 
 static const struct ec_case {
@@ -559,6 +716,10 @@ static const struct ec_case {
 	  "--loops rounds: a cold read of a writable --file truncated under it (SIGBUS)" },
 	{ "reset", ec_reset_run,
 	  "--threads fault the cold --file; --write after --at-ms (.mid snapshots)" },
+	{ "uffd", ec_uffd_run,
+	  "read --pages anonymous pages that a userfaultfd thread fills (exit 4: no uffd)" },
+	{ "cowfirst", ec_cowfirst_run,
+	  "first write to --loops private maps of --file's cached page, mmap_lock contended" },
 };
 
 static void ec_usage(FILE *f)
@@ -573,10 +734,10 @@ static void ec_usage(FILE *f)
 	fprintf(f, "\nOptions:\n"
 		   "  --file PATH        the file to map (default /mnt/disk/data.bin)\n"
 		   "  --threads N        threads: 1..100000 (default 10000)\n"
-		   "  --pages N          signal: pages to read (default 2000)\n"
+		   "  --pages N          signal, uffd: pages to read (default 2000)\n"
 		   "  --interval-us N    signal: between signals, 1..1000000 (default 100)\n"
-		   "  --loops N          efault: mmap/munmap cycles; truncate: rounds\n"
-		   "                     (default 1000)\n"
+		   "  --loops N          efault: mmap/munmap cycles; truncate: rounds;\n"
+		   "                     cowfirst: mappings written (default 1000)\n"
 		   "  --write PATH=VALUE reset: write VALUE to PATH (%%p: the pid), between\n"
 		   "                     the .before and .mid snapshots\n"
 		   "  --at-ms N          reset: after N ms of faulting, then as long\n"
@@ -588,7 +749,9 @@ static void ec_usage(FILE *f)
 		   "  rs-edgecase threads --threads 10000 --snap /proc/vmstat=/tmp/vmstat\n"
 		   "  rs-edgecase signal --interval-us 100\n"
 		   "  rs-edgecase efault --loops 1000 --snap /sys/kernel/debug/retryscope/stats=/tmp/s\n"
-		   "  rs-edgecase reset --threads 64 --write /sys/kernel/debug/retryscope/reset=1\n",
+		   "  rs-edgecase reset --threads 64 --write /sys/kernel/debug/retryscope/reset=1\n"
+		   "  rs-edgecase uffd --pages 500\n"
+		   "  rs-edgecase cowfirst --loops 2000 --file /mnt/disk/data.bin\n",
 		EC_MAX_SNAPS);
 }
 
