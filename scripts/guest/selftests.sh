@@ -100,6 +100,9 @@ for path in "$dir"/*; do # the glob is sorted
 	cwd=/tmp/selftests-cwd/$f
 	rm -rf "$cwd"
 	mkdir -p "$cwd"
+	# as run_vmtests.sh runs them, from their own directory:
+	# ksm_functional_tests execs ./ksm_functional_tests
+	ln -s "$bin/$f" "$cwd/$f"
 	# One log per run: <test>.log, then <test>.run2.log ...
 	sfx=
 	[ "$run" = 1 ] || sfx=.run$run
