@@ -33,6 +33,9 @@ for v in stock patched; do
 		not_ok "selftests on $v"
 		continue
 	fi
+	# what did not pass, for the log (a failure on both kernels is no not ok)
+	awk -F'\t' -v v="$v" 'NR > 1 && ($2 == "fail" || $2 == "timeout" || $2 == "oops") { printf "#   %s: %s %s: %s\n", v, $1, $2, $8 }' \
+		"$out/$v/selftests.tsv"
 	rows=$(awk 'NR > 1' "$out/$v/selftests.tsv" | wc -l)
 	check "$v: one result per binary ($rows of $n)" [ "$rows" = "$n" ]
 	# configs/common.config has what they need (docs/selftests-skips.md):
