@@ -2,7 +2,7 @@
 set terminal svg size 960,540 dynamic noenhanced font 'sans,12'
 set output 'plot-latency-file-random.svg'
 set datafile separator '\t'
-set title 'file-random: io-class latency, fraction above x (runs pooled)'
+set title 'file-random: op latency of the io class, fraction above x (runs pooled)'
 set key outside right top
 set grid ytics
 set logscale xy

@@ -2,7 +2,7 @@
 set terminal svg size 960,540 dynamic noenhanced font 'sans,12'
 set output 'plot-latency-fork-during-io.svg'
 set datafile separator '\t'
-set title 'fork-during-io: io-class latency, fraction above x (runs pooled)'
+set title 'fork-during-io: op latency of the io class, fraction above x (runs pooled)'
 set key outside right top
 set grid ytics
 set logscale xy

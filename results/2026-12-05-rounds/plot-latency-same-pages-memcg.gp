@@ -2,7 +2,7 @@
 set terminal svg size 960,540 dynamic noenhanced font 'sans,12'
 set output 'plot-latency-same-pages-memcg.svg'
 set datafile separator '\t'
-set title 'same-pages-memcg: same-class latency, fraction above x (runs pooled)'
+set title 'same-pages-memcg: op latency of the same class, fraction above x (runs pooled)'
 set key outside right top
 set grid ytics
 set logscale xy

@@ -2,7 +2,7 @@
 set terminal svg size 960,540 dynamic noenhanced font 'sans,12'
 set output 'plot-latency-swap-in.svg'
 set datafile separator '\t'
-set title 'swap-in: swap-class latency, fraction above x (runs pooled)'
+set title 'swap-in: op latency of the swap class, fraction above x (runs pooled)'
 set key outside right top
 set grid ytics
 set logscale xy

@@ -2,7 +2,7 @@
 set terminal svg size 960,540 dynamic noenhanced font 'sans,12'
 set output 'plot-latency-ui-inversion.svg'
 set datafile separator '\t'
-set title 'ui-inversion: hi-class latency, fraction above x (runs pooled)'
+set title 'ui-inversion: op latency of the hi class, fraction above x (runs pooled)'
 set key outside right top
 set grid ytics
 set logscale xy
