@@ -13,10 +13,13 @@ fi
 make -s -C "$top/tools" test 2>&1 | grep -E '^(not )?ok ' || not_ok "make -C tools test printed no results"
 for t in "$top"/tests/unit/*.sh; do
 	[ -e "$t" ] || continue
-	# its exit status is its verdict; a script that printed no ok/not ok
-	# line at all is a failure of its own
+	# its ok/not ok lines count; an exit status that is not 0 with no
+	# "not ok" line to show for it, or no result at all, is a failure too
 	out=$(bash "$t" 2>&1)
+	rc=$?
 	grep -E '^(not )?ok |^#' <<<"$out" || not_ok "$(basename "$t") printed no results"
+	[ "$rc" = 0 ] || grep -q '^not ok ' <<<"$out" ||
+		not_ok "$(basename "$t") exited $rc with no not ok line: $(tail -n 3 <<<"$out" | tr '\n' ' ')"
 done
 check "shellcheck tests/vm and scripts/guest (busybox sh)" \
 	shellcheck -s sh -x "$top"/tests/vm/*.sh "$top"/scripts/guest/*.sh
