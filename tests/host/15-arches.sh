@@ -44,7 +44,7 @@ for run in "${runs[@]}"; do
 	for arch in $arches; do
 		case "$seen " in *" $arch "*) ;; *) not_ok "$base $arch: no row in check-arches' table" ;; esac
 	done
-	if [ -z "$seen" ] || { [ "$rc" != 0 ] && ! printf '%s\n' "$out" | grep -q '; FAIL$'; }; then
+	if [ -z "$seen" ] || { [ "$rc" != 0 ] && ! grep -q '; FAIL$' <<<"$out"; }; then
 		printf '%s\n' "$out" | tail -n 15 | sed 's/^/#   /'
 		not_ok "check-arches --base $base --arches \"$arches\" exited $rc without a table"
 	else

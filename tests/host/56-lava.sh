@@ -165,7 +165,7 @@ refused() { # refused DESC PATTERN ARGS...: lava-collect fails, says PATTERN, fi
 	shift 2
 	if out=$("$top/scripts/lava-collect" --results "$bad_res" "$@" 2>&1); then
 		not_ok "lava-collect refuses $desc (it exited 0)"
-	elif ! printf '%s\n' "$out" | grep -q -- "$pat"; then
+	elif ! grep -q -- "$pat" <<<"$out"; then
 		printf '%s\n' "$out" | tail -n 3 | sed 's/^/#   /'
 		not_ok "lava-collect refuses $desc, saying '$pat'"
 	elif [ -n "$(find "$bad_res" -mindepth 1 2>/dev/null)" ]; then

@@ -297,7 +297,7 @@ check "rs-report with fl-hi waits on both kernels" "$bin/rs-report" "$gres" --ba
 contains "  the hi p99 verdict is made" "$tmp/guard.md" "lowers the high-priority thread's p99 latency most"
 lacks "  and no guard line" "$tmp/guard.md" "did not exercise the inversion"
 for p in plot-latency-file-io plot-attempts-swap plot-fallback-causes; do
-	if grep -q '<svg' "$tmp/rep/$p.svg" 2>/dev/null && cat "$rep" "$scn" | grep -qF "($p.svg)"; then
+	if grep -q '<svg' "$tmp/rep/$p.svg" 2>/dev/null && grep -qF "($p.svg)" "$rep" "$scn"; then
 		ok "plot $p.svg written and linked"
 	else
 		nok "plot $p.svg written and linked" \
