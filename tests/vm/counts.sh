@@ -276,4 +276,4 @@ for be in auto fprobe kprobe; do
 	# before the next backend's dmesg -c wipes this one's log
 	kernel_log_clean "backend=$be: after the count tests"
 done
-want uffd && skip_cases
+if want uffd; then skip_cases; fi

@@ -348,12 +348,17 @@ static int ec_signal_run(const struct ec_opts *o)
 /*
  * Per round: --file is rewritten with 16 pages and made cold, the reader
  * touches its first page (a cold read: the fault drops the lock for the
- * I/O and retries with FAULT_FLAG_TRIED), and 0.1 to 3.2 ms (doubling
- * by round) after the reader started, the truncator cuts the file to 0
- * bytes, so that in some rounds the retry finds the page beyond EOF:
- * VM_FAULT_SIGBUS.  The reader catches SIGBUS.
+ * I/O and retries with FAULT_FLAG_TRIED), and 0 to 3.2 ms after the
+ * reader started (by round: 0, then 25 us doubling), the truncator cuts
+ * the file to 0 bytes, so that in some rounds the retry finds the page
+ * beyond EOF: VM_FAULT_SIGBUS.  The reader catches SIGBUS.  The delay is
+ * a busy wait on CLOCK_MONOTONIC, not a sleep: a guest's timer wakeup can
+ * take longer than a read served from the host's page cache, and then no
+ * round races (seen once in CI with nanosleep() from 100 us).  SIGBUS
+ * rounds are printed per delay.
  */
 #define EC_TRUNC_PAGES	16
+#define EC_TRUNC_DELAYS	9	/* 0, 25, 50, ... 3200 us */
 
 static sigjmp_buf ec_bus_jmp;
 static volatile sig_atomic_t ec_buses;
@@ -371,14 +376,32 @@ struct ec_trunc {
 	atomic_int touching;	/* the reader is about to touch page 0 */
 };
 
+/* Microseconds of CLOCK_MONOTONIC since t0. */
+static long ec_elapsed_us(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000000L + (t.tv_nsec - t0->tv_nsec) / 1000;
+}
+
+static long ec_trunc_delay_us(long round)
+{
+	long i = round % EC_TRUNC_DELAYS;
+
+	return i ? 25L << (i - 1) : 0;
+}
+
 static void *ec_truncator(void *arg)
 {
 	struct ec_trunc *t = arg;
-	struct timespec gap = { 0, t->delay_us * 1000 };
+	struct timespec t0;
 
 	while (!atomic_load(&t->touching))
 		;
-	nanosleep(&gap, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (ec_elapsed_us(&t0) < t->delay_us)
+		;
 	if (ftruncate(t->fd, 0))
 		ec_die("ftruncate");
 	return NULL;
@@ -420,6 +443,7 @@ static int ec_truncate_run(const struct ec_opts *o)
 {
 	struct sigaction sa = { .sa_handler = ec_on_bus };
 	struct ec_trunc t = { .touching = 0 };
+	long by_delay[EC_TRUNC_DELAYS] = { 0 };
 	char *page = malloc(ec_page);
 	long sum = 0;
 
@@ -431,12 +455,18 @@ static int ec_truncate_run(const struct ec_opts *o)
 		ec_die("sigaction");
 	ec_mark(o, 0);
 	for (long r = 0; r < o->loops; r++) {
-		t.delay_us = 100L << (r % 6);
+		int before = ec_buses;
+
+		t.delay_us = ec_trunc_delay_us(r);
 		ec_trunc_refill(t.fd, page);
 		ec_trunc_round(&t, &sum);
+		by_delay[r % EC_TRUNC_DELAYS] += ec_buses - before;
 	}
 	ec_mark(o, 1);
-	printf("rounds=%ld\nsigbus=%d\n", o->loops, (int)ec_buses);
+	printf("rounds=%ld\nsigbus=%d\nsigbus_by_delay_us=", o->loops, (int)ec_buses);
+	for (int i = 0; i < EC_TRUNC_DELAYS; i++)
+		printf("%s%ld:%ld", i ? "," : "", ec_trunc_delay_us(i), by_delay[i]);
+	putchar('\n');
 	ec_report(o);
 	close(t.fd);
 	free(page);
