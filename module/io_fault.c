@@ -7,14 +7,20 @@
  * notes the retry's cause in the task's slot for handle_mm_fault()'s
  * return; the entry model moves its counts (rs_em_io_return()).
  *
- * filemap_fault() drops the lock in three places: readahead started I/O
- * (the only one where the RFC series sets VM_FAULT_RETRY_VMA), the folio
- * was locked by someone else's I/O, or a VM_RAND_READ mapping read the
- * folio synchronously (page_not_uptodate).  The last one is told apart by
- * the VMA flag: filemap_fault_retry_random.
+ * Each VM_FAULT_RETRY is attributed to the place the function dropped the
+ * lock at (filemap_retry_<site>, swap_retry_<site>), and a call that
+ * waited for I/O or a folio lock while holding the VMA lock (no-drop, or
+ * a synchronous swap device) is counted and timed (io_wait_vma_lock_*).
+ * filemap_fault()'s site is read from what it will find, at its entry:
+ * the page cache entry of vmf->pgoff and whether readahead is off for the
+ * mapping; do_swap_page()'s from VM_FAULT_MAJOR, which it sets when it
+ * started the swap-in I/O itself.
  */
+#include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/timekeeping.h>
+#include <linux/xarray.h>
 
 #include "count.h"
 #include "entry_model.h"
@@ -98,6 +104,82 @@ static __always_inline void rs_vmf_ret_count(unsigned int ret,
 		rs_inc(c->error);
 }
 
+/*
+ * do_sync_mmap_readahead()'s test of 7.3 (mm/filemap.c), read before the
+ * call: true when a fault that finds no folio reads it synchronously
+ * (page_not_uptodate) instead of starting readahead.  Readahead is off
+ * for MADV_RANDOM (unless VM_EXEC), with read_ahead_kb 0, and once the
+ * file's mmap misses pass MMAP_LOTSAMISS (100; the fault adds one before
+ * the test).  A VM_HUGEPAGE mapping of a file with large folios reads
+ * ahead always.
+ */
+#define RS_MMAP_LOTSAMISS 100
+
+static __always_inline bool rs_filemap_no_readahead(const struct vm_area_struct *vma,
+						    const struct file *file)
+{
+	vm_flags_t vm_flags = vma->vm_flags;
+
+	if (IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) && (vm_flags & VM_HUGEPAGE) &&
+	    mapping_large_folio_support(file->f_mapping))
+		return false;
+	if ((vm_flags & (VM_RAND_READ | VM_EXEC)) == VM_RAND_READ)
+		return true;
+	if (!READ_ONCE(file->f_ra.ra_pages))
+		return true;
+	if (vm_flags & (VM_SEQ_READ | VM_EXEC))
+		return false;
+	return READ_ONCE(file->f_ra.mmap_miss) >= RS_MMAP_LOTSAMISS;
+}
+
+/*
+ * Where filemap_fault() will drop the lock if it does, from the page
+ * cache entry of vmf->pgoff before the call:
+ *   no folio             readahead (do_sync_mmap_readahead() starts I/O),
+ *                        or sync_read when readahead is off
+ *   a folio, locked      locked_folio (someone else's I/O or lock:
+ *                        lock_folio_maybe_drop_mmap())
+ *   uptodate, unlocked   uptodate (do_async_mmap_readahead() dropped it
+ *                        for a PG_readahead folio; the data was there)
+ *   not uptodate         sync_read (page_not_uptodate: a read error or
+ *                        readahead that did not bring it)
+ * The folio is read under RCU without a reference: a folio freed or
+ * changed before filemap_fault() looks is attributed by its old state.
+ */
+static __always_inline enum rs_counter rs_filemap_site(const struct vm_fault *vmf)
+{
+	struct file *file = vmf->vma->vm_file;
+	struct folio *folio;
+	void *e;
+
+	e = xa_load(&file->f_mapping->i_pages, vmf->pgoff);
+	if (!e || xa_is_value(e))
+		return rs_filemap_no_readahead(vmf->vma, file) ?
+			RS_filemap_retry_sync_read : RS_filemap_retry_readahead;
+	folio = e;
+	if (folio_test_locked(folio))
+		return RS_filemap_retry_locked_folio;
+	return folio_test_uptodate(folio) ? RS_filemap_retry_uptodate :
+		RS_filemap_retry_sync_read;
+}
+
+/*
+ * A call made under the VMA lock that did not drop it but waited for I/O
+ * or a folio lock: the cost of not dropping (the no-drop variant; on
+ * every kernel, a synchronous swap device such as zram).
+ */
+static __always_inline void rs_vmf_wait_count(const struct rs_vmf_data *d,
+					      unsigned int ret, bool waited,
+					      enum rs_counter count,
+					      enum rs_counter ns)
+{
+	if (!(d->flags & RS_FAULT_FLAG_VMA_LOCK) || !waited ||
+	    (ret & rs_fault_bits(VM_FAULT_RETRY)))
+		return;
+	rs_inc(count);
+	rs_add(ns, ktime_get_mono_fast_ns() - d->t0);
+}
+
 int rs_filemap_fault_enter(void *data, unsigned long arg0, unsigned long unused1,
 			   unsigned long unused2)
 {
@@ -107,6 +189,7 @@ int rs_filemap_fault_enter(void *data, unsigned long arg0, unsigned long unused1
 	rs_vmf_entry_note(vmf, d);
 	d->t0 = ktime_get_mono_fast_ns();
 	d->random = vmf->vma->vm_flags & VM_RAND_READ;
+	d->site = rs_filemap_site(vmf);
 	return 0;
 }
 
@@ -120,8 +203,13 @@ void rs_filemap_fault_exit(void *data, unsigned long retval)
 	if (d->random)
 		rs_inc(RS_filemap_fault_random);
 	rs_vmf_ret_count(retval, d, &rs_filemap_counters, RS_ST_RETRY_FILE_IO);
-	if (d->random && (retval & rs_fault_bits(VM_FAULT_RETRY)))
-		rs_inc(RS_filemap_fault_retry_random);
+	if (retval & rs_fault_bits(VM_FAULT_RETRY)) {
+		rs_inc(d->site);
+		if (d->random)
+			rs_inc(RS_filemap_fault_retry_random);
+	}
+	rs_vmf_wait_count(d, retval, d->site != RS_filemap_retry_uptodate,
+			  RS_io_wait_vma_lock_file, RS_io_wait_vma_lock_file_ns);
 	rs_lat_io_return(d->address, d->flags, d->t0, retval,
 			 RS_LAT_CAUSE_file_io);
 }
@@ -144,6 +232,16 @@ void rs_do_swap_page_exit(void *data, unsigned long retval)
 		return;
 	rs_vmf_call_count(d, &rs_swap_counters);
 	rs_vmf_ret_count(retval, d, &rs_swap_counters, RS_ST_RETRY_SWAP_IO);
+	/*
+	 * VM_FAULT_MAJOR: do_swap_page() found no folio in the swap cache and
+	 * started the swap-in itself; without it the folio was there, locked
+	 * (someone else's swap-in, or a device-exclusive entry's retry).
+	 */
+	if (retval & rs_fault_bits(VM_FAULT_RETRY))
+		rs_inc(retval & rs_fault_bits(VM_FAULT_MAJOR) ?
+		       RS_swap_retry_io : RS_swap_retry_locked_folio);
+	rs_vmf_wait_count(d, retval, retval & rs_fault_bits(VM_FAULT_MAJOR),
+			  RS_io_wait_vma_lock_swap, RS_io_wait_vma_lock_swap_ns);
 	rs_lat_io_return(d->address, d->flags, d->t0, retval,
 			 RS_LAT_CAUSE_swap_io);
 }

@@ -56,6 +56,10 @@
 	RS_COUNTER(filemap_fault_error)					\
 	RS_COUNTER(filemap_fault_random)				\
 	RS_COUNTER(filemap_fault_retry_random)				\
+	RS_COUNTER(filemap_retry_readahead)				\
+	RS_COUNTER(filemap_retry_locked_folio)				\
+	RS_COUNTER(filemap_retry_uptodate)				\
+	RS_COUNTER(filemap_retry_sync_read)				\
 	RS_COUNTER(swap_fault_calls)					\
 	RS_COUNTER(swap_fault_vma_locked)				\
 	RS_COUNTER(swap_fault_tried)					\
@@ -64,6 +68,12 @@
 	RS_COUNTER(swap_fault_retry_vma)				\
 	RS_COUNTER(swap_fault_major)					\
 	RS_COUNTER(swap_fault_error)					\
+	RS_COUNTER(swap_retry_io)					\
+	RS_COUNTER(swap_retry_locked_folio)				\
+	RS_COUNTER(io_wait_vma_lock_file)				\
+	RS_COUNTER(io_wait_vma_lock_file_ns)				\
+	RS_COUNTER(io_wait_vma_lock_swap)				\
+	RS_COUNTER(io_wait_vma_lock_swap_ns)				\
 	RS_COUNTER(fault_retry)						\
 	RS_COUNTER(fault_retry_file_io)					\
 	RS_COUNTER(fault_retry_swap_io)					\

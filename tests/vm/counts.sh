@@ -35,14 +35,22 @@ T=/sys/kernel/tracing
 echo 16384 >"$T/buffer_size_kb"
 
 # The truncate case needs a writable disk with I/O to wait for: the swap
-# disk (throttled like the test disk) becomes an ext2 file system.
-if want truncate; then
+# disk (throttled like the test disk) becomes an ext2 file system, with a
+# swap file on it for dropsite's swap sites.
+if want truncate || want dropsite; then
 	if [ -b /dev/vdb ] && swapoff /dev/vdb 2>/dev/null && mke2fs -q /dev/vdb &&
 		mkdir -p /mnt/scratch && mount -t ext4 /dev/vdb /mnt/scratch &&
 		dd if=/dev/zero of=/mnt/scratch/t.bin bs=4096 count=16 2>/dev/null; then
-		ok "scratch file system on /dev/vdb for the truncate case"
+		ok "scratch file system on /dev/vdb for the truncate and dropsite cases"
+		if dd if=/dev/zero of=/mnt/scratch/swap bs=1M count=16 2>/dev/null &&
+			chmod 600 /mnt/scratch/swap && mkswap /mnt/scratch/swap >/dev/null &&
+			swapon /mnt/scratch/swap; then
+			ok "swap file on the scratch disk for dropsite's swap sites"
+		else
+			not_ok "swap file on the scratch disk for dropsite's swap sites"
+		fi
 	else
-		ok "truncate case # SKIP no writable throttled disk (/dev/vdb: run with --swap-disk)"
+		ok "truncate and dropsite cases # SKIP no writable throttled disk (/dev/vdb: run with --swap-disk)"
 		rmdir /mnt/scratch 2>/dev/null
 	fi
 fi
@@ -190,6 +198,39 @@ cases() {
 		check "$tag: faults timed as first ($f) = writes that did not retry (1000 - $r)" [ "$f" = $((1000 - r)) ]
 		check "$tag: no fault timed as a retry of file I/O ($lr)" [ "$lr" = 0 ]
 	fi
+
+	# Each place where filemap_fault() or do_swap_page() drops the lock,
+	# reached on purpose (rs-edgecase dropsite): its counter, and the
+	# sites add up to the retries.  no-drop never drops: the same rounds
+	# wait under the VMA lock (io_wait_vma_lock_*).
+	for site in readahead sync_read locked_folio uptodate swap_io swap_locked_folio; do
+		tag=$be.dropsite-$site
+		case $site in
+		swap_*) fn=swap cnt=swap_retry_${site#swap_} wait=io_wait_vma_lock_swap ;;
+		*) fn=filemap cnt=filemap_retry_$site wait=io_wait_vma_lock_file ;;
+		esac
+		case $site in swap_*) [ -d /mnt/scratch ] || continue ;; esac
+		if ! want dropsite || ! run "$tag" dropsite --site "$site" --loops 20; then
+			continue
+		fi
+		same_counts
+		if [ "$fn" = filemap ]; then
+			sites=$(($(m filemap_retry_readahead) + $(m filemap_retry_locked_folio) +
+				$(m filemap_retry_uptodate) + $(m filemap_retry_sync_read)))
+		else
+			sites=$(($(m swap_retry_io) + $(m swap_retry_locked_folio)))
+		fi
+		check "$tag: the ${fn} sites add up to ${fn}_fault_retry ($sites = $(m ${fn}_fault_retry))" \
+			[ "$sites" = "$(m ${fn}_fault_retry)" ]
+		if [ "$variant" = no-drop ]; then
+			check "$tag: no-drop: no ${fn} retry ($(m ${fn}_fault_retry)); waits under the VMA lock ($(m "$wait"), $(m "${wait}_ns") ns)" \
+				[ "$(m "${fn}_fault_retry")" = 0 -a "$(m "$wait")" -ge 1 ]
+		elif [ "$site" = readahead ] || [ "$site" = sync_read ]; then
+			check "$tag: $cnt ($(m "$cnt")) = rounds (20)" [ "$(m "$cnt")" = 20 ]
+		else
+			check "$tag: $cnt reached ($(m "$cnt") in 20 rounds)" [ "$(m "$cnt")" -ge 1 ]
+		fi
+	done
 
 	# A fallback whose lock_mm_and_find_vma() finds no VMA ends there: the
 	# mmap() and munmap() calls after it are not fault-path acquisitions.

@@ -21,6 +21,9 @@
  *            cached file page while another thread write-locks mmap_lock
  *            (mprotect): under the VMA lock the fault retries for the
  *            anon_vma, then finishes in filemap_fault()
+ *   dropsite rounds that each reach one place where filemap_fault() or
+ *            do_swap_page() drops the lock (--site): the module's
+ *            filemap_retry_<site> and swap_retry_<site> counters
  *
  * The measured interval is bracketed by --snap SRC=DST copies, read with
  * the process's memory locked (as rs-snap does) to DST.before and
@@ -69,6 +72,7 @@ struct ec_opts {
 	int nsnaps;
 	struct ec_snap *snaps;
 	int marker;		/* --marker fd, or -1 */
+	const char *site;	/* dropsite: which one */
 };
 
 static long ec_page;
@@ -729,6 +733,150 @@ static int ec_cowfirst_run(const struct ec_opts *o)
 	return 0;
 }
 
+/* --- dropsite ---------------------------------------------------------------- */
+
+/*
+ * Each round reaches one place where the fault drops its lock, on a
+ * freshly opened --file (its readahead state new) made cold:
+ *   readahead     a touch of page 0: no folio, readahead reads it
+ *   sync_read     the same on a MADV_RANDOM mapping: no readahead, a
+ *                 synchronous read (page_not_uptodate)
+ *   locked_folio  POSIX_FADV_WILLNEED on the first 4 MiB starts their
+ *                 read, a touch of the last page finds its folio locked
+ *                 for that I/O (queued behind the others on the
+ *                 throttled disk; on a fast one it may be read already)
+ *   uptodate      read() of page 0 reads ahead and marks a later folio
+ *                 PG_readahead; once it is read, a touch of it starts the
+ *                 next readahead (the data was there)
+ *   swap_io       an anonymous page swapped out (MADV_PAGEOUT, then
+ *                 memory.reclaim of the root cgroup for what writeback
+ *                 left in the swap cache) and touched: do_swap_page()
+ *                 starts the swap-in
+ *   swap_locked_folio  the same after MADV_WILLNEED started the swap-in:
+ *                 the touch finds the swap-cache folio locked
+ * The swap sites need swap on.  Prints rounds= and what the touches read.
+ */
+#define EC_RA_MARK_PAGES	4	/* read()'s first window: pages 0..3 */
+#define EC_WILLNEED_PAGES	1024	/* locked_folio: 4 MiB of 4 KiB pages */
+#define EC_RECLAIM		"/sys/fs/cgroup/memory.reclaim"
+
+static const char * const ec_sites[] = {
+	"readahead", "sync_read", "locked_folio", "uptodate", "swap_io",
+	"swap_locked_folio",
+};
+
+static long ec_file_round(const struct ec_opts *o, int site)
+{
+	volatile const char *map;
+	char buf[64];
+	long pages = site == 2 ? EC_WILLNEED_PAGES : EC_RA_MARK_PAGES;
+	size_t size = (size_t)pages * ec_page;
+	long sum = 0;
+	int fd = open(o->file, O_RDONLY);
+
+	if (fd < 0)
+		ec_die(o->file);
+	if (lseek(fd, 0, SEEK_END) < (off_t)size) {
+		fprintf(stderr, "rs-edgecase: %s: shorter than %ld pages\n", o->file, pages);
+		exit(1);
+	}
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		ec_die("mmap");
+	switch (site) {
+	case 0:
+		sum += map[0];
+		break;
+	case 1:
+		madvise((void *)map, size, MADV_RANDOM);
+		sum += map[0];
+		break;
+	case 2:
+		posix_fadvise(fd, 0, size, POSIX_FADV_WILLNEED);
+		sum += map[size - ec_page];
+		break;
+	case 3:
+		if (pread(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf))
+			ec_die("pread");
+		/* the rest of the window in, its marker left on */
+		usleep(50000);
+		for (int i = 1; i < EC_RA_MARK_PAGES; i++)
+			sum += map[i * ec_page];
+		break;
+	}
+	munmap((void *)map, size);
+	close(fd);
+	return sum;
+}
+
+/* Push the page at @p out of memory and out of the swap cache. */
+static void ec_swap_out(volatile char *p)
+{
+	unsigned char vec;
+
+	if (madvise((void *)p, ec_page, MADV_PAGEOUT))
+		ec_die("madvise(MADV_PAGEOUT)");
+	for (int i = 0; i < 100; i++) {
+		int fd;
+
+		if (mincore((void *)p, ec_page, &vec))
+			ec_die("mincore");
+		if (!(vec & 1))
+			return;
+		usleep(20000);
+		fd = open(EC_RECLAIM, O_WRONLY);
+		if (fd < 0)
+			ec_die(EC_RECLAIM);
+		/* EAGAIN: less than asked was reclaimed; mincore tells */
+		if (write(fd, "1M", 2) < 0 && errno != EAGAIN)
+			ec_die(EC_RECLAIM);
+		close(fd);
+	}
+	fprintf(stderr, "rs-edgecase: the page stayed resident after MADV_PAGEOUT and 100 "
+		"writes to %s (is swap on?)\n", EC_RECLAIM);
+	exit(1);
+}
+
+static long ec_swap_round(int site)
+{
+	volatile char *p = mmap(NULL, ec_page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long sum;
+
+	if (p == MAP_FAILED)
+		ec_die("mmap");
+	p[0] = 1;
+	ec_swap_out(p);
+	if (site == 5)
+		madvise((void *)p, ec_page, MADV_WILLNEED);
+	sum = p[0];
+	munmap((void *)p, ec_page);
+	return sum;
+}
+
+static int ec_dropsite_run(const struct ec_opts *o)
+{
+	int n = sizeof(ec_sites) / sizeof(ec_sites[0]), site = -1;
+	long sum = 0;
+
+	for (int i = 0; i < n; i++)
+		if (o->site && !strcmp(o->site, ec_sites[i]))
+			site = i;
+	if (site < 0) {
+		fprintf(stderr, "rs-edgecase: dropsite needs --site: readahead, sync_read, "
+			"locked_folio, uptodate, swap_io or swap_locked_folio\n");
+		return 2;
+	}
+	ec_mark(o, 0);
+	for (long r = 0; r < o->loops; r++)
+		sum += site < 4 ? ec_file_round(o, site) : ec_swap_round(site);
+	ec_mark(o, 1);
+	printf("rounds=%ld\nsite=%s\nsum=%ld\n", o->loops, ec_sites[site], sum);
+	ec_report(o);
+	return 0;
+}
+
 /* --- command line ---------------------------------------------------------- */
 
 static const struct ec_case {
@@ -750,6 +898,8 @@ static const struct ec_case {
 	  "read --pages anonymous pages that a userfaultfd thread fills (exit 4: no uffd)" },
 	{ "cowfirst", ec_cowfirst_run,
 	  "first write to --loops private maps of --file's cached page, mmap_lock contended" },
+	{ "dropsite", ec_dropsite_run,
+	  "--loops rounds that reach where a fault drops its lock (--site)" },
 };
 
 static void ec_usage(FILE *f)
@@ -772,6 +922,8 @@ static void ec_usage(FILE *f)
 		   "                     the .before and .mid snapshots\n"
 		   "  --at-ms N          reset: after N ms of faulting, then as long\n"
 		   "                     again before stopping (default 1000)\n"
+		   "  --site NAME        dropsite: readahead, sync_read, locked_folio,\n"
+		   "                     uptodate, swap_io, swap_locked_folio\n"
 		   "  --snap SRC=DST     copy SRC at both ends of the interval (up to %d)\n"
 		   "  --marker PATH      write 'rs-edgecase begin' and '... end' to PATH\n"
 		   "                     just inside the interval (a tracefs trace_marker)\n"
@@ -781,7 +933,8 @@ static void ec_usage(FILE *f)
 		   "  rs-edgecase efault --loops 1000 --snap /sys/kernel/debug/retryscope/stats=/tmp/s\n"
 		   "  rs-edgecase reset --threads 64 --write /sys/kernel/debug/retryscope/reset=1\n"
 		   "  rs-edgecase uffd --pages 500\n"
-		   "  rs-edgecase cowfirst --loops 2000 --file /mnt/disk/data.bin\n",
+		   "  rs-edgecase cowfirst --loops 2000 --file /mnt/disk/data.bin\n"
+		   "  rs-edgecase dropsite --site locked_folio --loops 50\n",
 		EC_MAX_SNAPS);
 }
 
@@ -813,6 +966,7 @@ static void ec_parse(int argc, char **argv, struct ec_opts *o)
 		{ "marker", required_argument, NULL, 'm' },
 		{ "write", required_argument, NULL, 'w' },
 		{ "at-ms", required_argument, NULL, 'a' },
+		{ "site", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -843,6 +997,7 @@ static void ec_parse(int argc, char **argv, struct ec_opts *o)
 			o->snaps[o->nsnaps++].dst = eq + 1;
 			break;
 		case 'a': o->at_ms = ec_num(name, optarg, 1, 600000); break;
+		case 'S': o->site = optarg; break;
 		case 'w':
 			eq = strchr(optarg, '=');
 			if (!eq || eq == optarg) {
