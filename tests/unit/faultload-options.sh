@@ -71,11 +71,13 @@ usage_error "--file for minor --kind anon" minor --file "$data"
 usage_error "two scenarios" minor file-major
 usage_error "--memcg-max below 1M" minor --memcg-max 10K
 usage_error "--memcg-max abc" minor --memcg-max abc
+usage_error "--memcg-swap-max without --memcg-max" minor --memcg-swap-max 0
+usage_error "--memcg-swap-max abc" minor --memcg-max 8M --memcg-swap-max abc
 
 rc=0
 "$fl" --help >"$tmp/out" 2>"$tmp/err" || rc=$?
 missing=''
-for sc in file-major swap-in contended ui-inversion same-pages fork-during-io minor; do
+for sc in file-major swap-in contended ui-inversion same-pages fork-during-io minor thrash; do
 	grep -q "^$sc: " "$tmp/out" || missing="$missing $sc"
 done
 if [ "$rc" = 0 ] && [ -z "$missing" ] && [ ! -s "$tmp/err" ]; then
@@ -85,8 +87,8 @@ else
 fi
 rc=0
 "$fl" --list >"$tmp/out" 2>&1 || rc=$?
-if [ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 7 ]; then
-	ok "--list: exit 0, 7 scenarios"
+if [ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 8 ]; then
+	ok "--list: exit 0, 8 scenarios"
 else
 	not_ok "--list: exit $rc, $(wc -l <"$tmp/out") lines"
 fi
@@ -154,6 +156,8 @@ smoke "file-major --passes 2 --order random" io 'd["classes"]["io"]["ops"] == 2 
 	file-major --file "$data" --no-drop-caches --passes 2 --order random --threads 3
 smoke "same-pages --passes 2" same 'd["classes"]["same"]["ops"] == 2 * 1024 * 4' \
 	same-pages --file "$data" --no-drop-caches --passes 2 --threads 4
+smoke "thrash --passes 3: an op is a round" io 'd["classes"]["io"]["ops"] == 3 * 2 and d["classes"]["io"]["minflt"] + d["classes"]["io"]["majflt"] >= 3 * 2' \
+	thrash --file "$data" --no-drop-caches --passes 3 --threads 2
 smoke "fork-during-io" io,fork 'd["classes"]["fork"]["ops"] >= 3' \
 	fork-during-io --file "$data" --no-drop-caches --duration 0.5 --fork-interval 20
 smoke "ui-inversion" hi,io,writer,cpu '(d["hi_policy"] in ("SCHED_FIFO", "nice-20", "normal")

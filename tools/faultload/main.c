@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 	}
 	fl_result_init(res);
 	/* Before any scenario thread exists: cgroup.procs moves them all. */
-	if (o.memcg_max && fl_memcg_enter(&memcg, o.memcg_max)) {
+	if (o.memcg_max && fl_memcg_enter(&memcg, o.memcg_max, o.memcg_swap_max)) {
 		free(res);
 		fl_opts_close(&o);
 		return FL_EXIT_FAIL;

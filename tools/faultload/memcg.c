@@ -59,7 +59,7 @@ int fl_cgroup_dir(char *buf, size_t size)
 	return ret;
 }
 
-int fl_memcg_enter(struct fl_memcg *m, uint64_t max)
+int fl_memcg_enter(struct fl_memcg *m, uint64_t max, int64_t swap_max)
 {
 	char num[32];
 
@@ -84,6 +84,10 @@ int fl_memcg_enter(struct fl_memcg *m, uint64_t max)
 	}
 	snprintf(num, sizeof(num), "%" PRIu64, max);
 	if (write_file(m->path, "memory.max", num))
+		goto undo;
+	snprintf(num, sizeof(num), "%" PRId64, swap_max);
+	/* no memory.swap.max: a kernel without CONFIG_SWAP; write_file says so */
+	if (swap_max >= 0 && write_file(m->path, "memory.swap.max", num))
 		goto undo;
 	snprintf(num, sizeof(num), "%d", (int)getpid());
 	if (write_file(m->path, "cgroup.procs", num))

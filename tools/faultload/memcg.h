@@ -22,9 +22,10 @@ struct fl_memcg {
 	char path[544];		/* the child we made, "" if none */
 };
 
-/* Move this process into a new child cgroup limited to max bytes.
+/* Move this process into a new child cgroup limited to max bytes, and
+ * to swap_max bytes of swap (memory.swap.max) unless swap_max < 0.
  * Returns 0, or -1 after one line on stderr naming the file and the errno. */
-int fl_memcg_enter(struct fl_memcg *m, uint64_t max);
+int fl_memcg_enter(struct fl_memcg *m, uint64_t max, int64_t swap_max);
 /* Move back to the parent and remove the child; quiet if none was made. */
 void fl_memcg_leave(struct fl_memcg *m);
 

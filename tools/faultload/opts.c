@@ -31,7 +31,7 @@ enum opt_id {
 	O_THREADS, O_DURATION, O_PASSES, O_FILE, O_SIZE, O_SWAP_SIZE,
 	O_SWAP_THREADS, O_JSON, O_SEED, O_DROP, O_NO_DROP, O_MADV, O_ORDER,
 	O_KIND, O_FORK_INTERVAL, O_HI_PAGES, O_HI_INTERVAL, O_WRITER_SIZE,
-	O_WRITER_PAUSE, O_CPU_THREADS, O_MEMCG_MAX, O_QUIET, O_HELP, O_LIST,
+	O_WRITER_PAUSE, O_CPU_THREADS, O_MEMCG_MAX, O_MEMCG_SWAP_MAX, O_QUIET, O_HELP, O_LIST,
 	O_COUNT
 };
 
@@ -39,10 +39,10 @@ enum opt_id {
 
 #define S_FILEIO	(SC_BIT(SC_FILE_MAJOR) | SC_BIT(SC_CONTENDED) | \
 			 SC_BIT(SC_UI_INVERSION) | SC_BIT(SC_SAME_PAGES) | \
-			 SC_BIT(SC_FORK_DURING_IO))
+			 SC_BIT(SC_FORK_DURING_IO) | SC_BIT(SC_THRASH))
 #define S_PASSES	(SC_BIT(SC_FILE_MAJOR) | SC_BIT(SC_SWAP_IN) | \
 			 SC_BIT(SC_CONTENDED) | SC_BIT(SC_SAME_PAGES) | \
-			 SC_BIT(SC_MINOR))
+			 SC_BIT(SC_MINOR) | SC_BIT(SC_THRASH))
 #define S_WRITER	(SC_BIT(SC_CONTENDED) | SC_BIT(SC_UI_INVERSION))
 #define S_SWAP		(SC_BIT(SC_CONTENDED) | SC_BIT(SC_UI_INVERSION))
 #define S_NONE		0u
@@ -113,6 +113,10 @@ static const struct optdef {
 	[O_MEMCG_MAX] = { "memcg-max", "BYTES", SC_ALL,
 		"run in a child cgroup v2 with this memory.max\n"
 		"(memory pressure: pages reclaimed mid-run)" },
+	[O_MEMCG_SWAP_MAX] = { "memcg-swap-max", "BYTES", SC_ALL,
+		"that cgroup's memory.swap.max (0: nothing of\n"
+		"it is swapped, page cache alone is reclaimed);\n"
+		"needs --memcg-max" },
 	[O_QUIET] = { "quiet", NULL, SC_ALL,
 		"no summary lines on stderr" },
 	[O_HELP] = { "help", NULL, S_NONE, "this text" },
@@ -331,6 +335,13 @@ static int set_value(struct fl_opts *o, int id, const char *arg)
 		if (!ret && o->memcg_max < (1ull << 20))
 			return usage_err("--memcg-max: at least 1M (the process itself needs it), got %s", arg);
 		return ret;
+	case O_MEMCG_SWAP_MAX:
+		/* 0 is the value that matters here: no get_size() floor */
+		if (fl_parse_size(arg, &v) || v > MAX_SIZE)
+			return usage_err("--memcg-swap-max: '%s' is not a size from 0 to 64G (bytes with an optional K, M or G suffix)",
+					 arg);
+		o->memcg_swap_max = (int64_t)v;
+		return 0;
 	case O_WRITER_SIZE:
 		ret = get_size(id, arg, &o->writer_size);
 		if (!ret && o->writer_size > (1ull << 30))
@@ -373,6 +384,7 @@ static void set_defaults(struct fl_opts *o)
 	o->file = DEFAULT_FILE;
 	o->swap_size = 32ull << 20;
 	o->swap_threads = 2;
+	o->memcg_swap_max = -1;
 	o->json = "-";
 	o->seed = 1;
 	o->drop_caches = 1;
@@ -539,6 +551,8 @@ int fl_opts_parse(struct fl_opts *o, int argc, char **argv, int *exit_now)
 		if (ret)
 			return ret;
 	}
+	if (GIVEN(o, O_MEMCG_SWAP_MAX) && !o->memcg_max)
+		return usage_err("--memcg-swap-max applies to the cgroup of --memcg-max: give both");
 	if (o->sc->id == SC_SAME_PAGES || o->sc->id == SC_MINOR)
 		ret = 0;	/* every thread touches the whole range */
 	else

@@ -42,6 +42,7 @@ struct fl_opts {
 	uint64_t writer_size;
 	double writer_pause_ms;
 	uint64_t memcg_max;		/* 0: no cgroup of our own */
+	int64_t memcg_swap_max;		/* its memory.swap.max; -1: left alone */
 	int quiet;
 	unsigned long long given;	/* bit per option id given on the command line */
 

@@ -154,6 +154,8 @@ static struct json_object *options_json(const struct fl_opts *o)
 	OPT("hi-interval", "hi_interval_ms", jdouble(o->hi_interval_ms, 3));
 	OPT("writer-size", "writer_size", juint(o->writer_size));
 	OPT("memcg-max", "memcg_max", juint(o->memcg_max));
+	if (o->memcg_swap_max >= 0)
+		OPT("memcg-swap-max", "memcg_swap_max", juint((uint64_t)o->memcg_swap_max));
 	OPT("writer-pause", "writer_pause_ms", jdouble(o->writer_pause_ms, 3));
 	OPT("cpu-threads", "cpu_threads", juint(o->cpu_threads));
 #undef OPT

@@ -20,6 +20,7 @@ enum fl_scenario_id {
 	SC_SAME_PAGES,
 	SC_FORK_DURING_IO,
 	SC_MINOR,
+	SC_THRASH,
 	SC_COUNT
 };
 
@@ -55,7 +56,7 @@ struct fl_scenario {
 
 extern const struct fl_scenario fl_sc_file_major, fl_sc_swap_in,
 	fl_sc_contended, fl_sc_ui_inversion, fl_sc_same_pages,
-	fl_sc_fork_during_io, fl_sc_minor;
+	fl_sc_fork_during_io, fl_sc_minor, fl_sc_thrash;
 
 /* NULL-terminated, in enum fl_scenario_id order. */
 extern const struct fl_scenario *const fl_scenarios[];

@@ -14,6 +14,7 @@ const struct fl_scenario *const fl_scenarios[] = {
 	[SC_SAME_PAGES]		= &fl_sc_same_pages,
 	[SC_FORK_DURING_IO]	= &fl_sc_fork_during_io,
 	[SC_MINOR]		= &fl_sc_minor,
+	[SC_THRASH]		= &fl_sc_thrash,
 	[SC_COUNT]		= NULL,
 };
 
