@@ -38,6 +38,18 @@ static __always_inline void rs_count_fallback(enum rs_cause cause)
 	rs_inc(rs_cause_counters[cause].fallback);
 }
 
+/*
+ * ... and, for a retry after file or swap I/O, by where the ->fault
+ * dropped the lock (the site its I/O return noted in @flags).
+ */
+static __always_inline void rs_count_fallback_site(unsigned int flags)
+{
+	enum rs_drop_site site = rs_tf_site(flags);
+
+	if (site != RS_SITE_none && site < RS_NR_SITES)
+		rs_inc(rs_site_counters[site].fallback);
+}
+
 void rs_count_retry_kept(const struct rs_task_state *ts, unsigned long address);
 void rs_count_abandoned(struct rs_task_state *ts);
 void rs_count_unfinished(struct rs_task_state *ts);

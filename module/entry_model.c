@@ -211,6 +211,7 @@ void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
 	if (pending && rs_state_is_retry(&ts) &&
 	    !(ts.flags & RS_TF_RETRY_VMA)) {
 		cause = rs_retry_cause(ts.state);
+		rs_count_fallback_site(ts.flags);
 	} else if (pending && ts.state == RS_ST_IN_FAULT &&
 		   rs_flt_unchanged(&ts)) {
 		/* The attempt did not finish: VM_FAULT_RETRY, no I/O we probe. */
@@ -240,7 +241,8 @@ void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
 }
 
 void rs_em_io_return(unsigned long address, unsigned int vmf_flags,
-		     unsigned int ret, enum rs_state retry_state)
+		     unsigned int ret, enum rs_state retry_state,
+		     enum rs_drop_site site)
 {
 	struct rs_task_state ts;
 
@@ -267,6 +269,7 @@ void rs_em_io_return(unsigned long address, unsigned int vmf_flags,
 		rs_em_retried(&ts, retry_state, address, vmf_flags, ret);
 		if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
 			ts.flags |= RS_TF_RETRY_VMA;
+		ts.flags = rs_tf_with_site(ts.flags, site);
 		/* A retry dropped for a signal: rs_signal_delivered(). */
 		rs_state_set(&ts);
 	} else if ((ret & rs_fault_bits(VM_FAULT_MAJOR)) &&

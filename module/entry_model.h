@@ -13,8 +13,12 @@
 
 void rs_em_handle_mm_fault(unsigned long address, unsigned int flags);
 void rs_em_lock_mm(unsigned long address, struct pt_regs *regs);
-/* filemap_fault()/do_swap_page()/shmem_fault() returned @ret: a retry or a major fault. */
+/*
+ * filemap_fault()/do_swap_page()/shmem_fault() returned @ret: a retry
+ * (that dropped the lock at @site) or a major fault.
+ */
 void rs_em_io_return(unsigned long address, unsigned int vmf_flags,
-		     unsigned int ret, enum rs_state retry_state);
+		     unsigned int ret, enum rs_state retry_state,
+		     enum rs_drop_site site);
 
 #endif /* RETRYSCOPE_ENTRY_MODEL_H */

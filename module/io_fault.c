@@ -35,7 +35,7 @@
 /* The counters of one ->fault: filemap_fault_* or swap_fault_*. */
 struct rs_vmf_counters {
 	enum rs_counter calls, vma_locked, tried, nowait;
-	enum rs_counter retry, retry_vma, major, error;
+	enum rs_counter retry, retry_vma, major, error, retry_other;
 };
 
 static const struct rs_vmf_counters rs_filemap_counters = {
@@ -47,6 +47,7 @@ static const struct rs_vmf_counters rs_filemap_counters = {
 	.retry_vma = RS_filemap_fault_retry_vma,
 	.major = RS_filemap_fault_major,
 	.error = RS_filemap_fault_error,
+	.retry_other = RS_filemap_retry_other,
 };
 
 static const struct rs_vmf_counters rs_swap_counters = {
@@ -58,6 +59,7 @@ static const struct rs_vmf_counters rs_swap_counters = {
 	.retry_vma = RS_swap_fault_retry_vma,
 	.major = RS_swap_fault_major,
 	.error = RS_swap_fault_error,
+	.retry_other = RS_swap_retry_other,
 };
 
 /*
@@ -87,17 +89,20 @@ static __always_inline void rs_vmf_call_count(const struct rs_vmf_data *d,
 static __always_inline void rs_vmf_ret_count(unsigned int ret,
 					     struct rs_vmf_data *d,
 					     const struct rs_vmf_counters *c,
-					     enum rs_state state)
+					     enum rs_state state,
+					     enum rs_drop_site site)
 {
 	if (ret & rs_fault_bits(VM_FAULT_RETRY)) {
 		rs_inc(c->retry);
+		rs_inc(site == RS_SITE_other ? c->retry_other :
+		       rs_site_counters[site].retry);
 		if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
 			rs_inc(c->retry_vma);
 		if (!rs_entry_model)
-			rs_rm_io_retry(d->address, d->flags, ret, state);
+			rs_rm_io_retry(d->address, d->flags, ret, state, site);
 	}
 	if (rs_entry_model)
-		rs_em_io_return(d->address, d->flags, ret, state);
+		rs_em_io_return(d->address, d->flags, ret, state, site);
 	if (ret & rs_fault_bits(VM_FAULT_MAJOR))
 		rs_inc(c->major);
 	if (ret & rs_fault_bits(VM_FAULT_ERROR))
@@ -105,13 +110,14 @@ static __always_inline void rs_vmf_ret_count(unsigned int ret,
 }
 
 /*
- * do_sync_mmap_readahead()'s test of 7.3 (mm/filemap.c), read before the
+ * do_sync_mmap_readahead()'s test (mm/filemap.c of 7.3), read before the
  * call: true when a fault that finds no folio reads it synchronously
- * (page_not_uptodate) instead of starting readahead.  Readahead is off
- * for MADV_RANDOM (unless VM_EXEC), with read_ahead_kb 0, and once the
- * file's mmap misses pass MMAP_LOTSAMISS (100; the fault adds one before
- * the test).  A VM_HUGEPAGE mapping of a file with large folios reads
- * ahead always.
+ * (page_not_uptodate) instead of starting readahead.  Readahead is off for
+ * MADV_RANDOM (unless VM_EXEC, or a VM_HUGEPAGE mapping of a file with
+ * large folios), with read_ahead_kb 0, and, unless VM_SEQ_READ or VM_EXEC,
+ * once the file's mmap misses pass MMAP_LOTSAMISS (a private constant of
+ * mm/filemap.c, 100 since 2.6; the fault adds one before the test).  6.12
+ * differs for VM_EXEC and VM_HUGEPAGE mappings (docs/counters.md).
  */
 #define RS_MMAP_LOTSAMISS 100
 
@@ -119,54 +125,115 @@ static __always_inline bool rs_filemap_no_readahead(const struct vm_area_struct 
 						    const struct file *file)
 {
 	vm_flags_t vm_flags = vma->vm_flags;
+	bool force = IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) &&
+		     (vm_flags & VM_HUGEPAGE) &&
+		     mapping_large_folio_support(file->f_mapping);
 
-	if (IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) && (vm_flags & VM_HUGEPAGE) &&
-	    mapping_large_folio_support(file->f_mapping))
-		return false;
-	if ((vm_flags & (VM_RAND_READ | VM_EXEC)) == VM_RAND_READ)
-		return true;
-	if (!READ_ONCE(file->f_ra.ra_pages))
-		return true;
+	if (!force) {
+		if ((vm_flags & (VM_RAND_READ | VM_EXEC)) == VM_RAND_READ)
+			return true;
+		if (!READ_ONCE(file->f_ra.ra_pages))
+			return true;
+		if (vm_flags & VM_SEQ_READ)
+			return false;
+	}
 	if (vm_flags & (VM_SEQ_READ | VM_EXEC))
 		return false;
 	return READ_ONCE(file->f_ra.mmap_miss) >= RS_MMAP_LOTSAMISS;
 }
 
+/* What filemap_fault() will find at vmf->pgoff, looked up at its entry. */
+enum {
+	RS_FOLIO_NONE,		/* no folio (or a shadow entry) */
+	RS_FOLIO_LOCKED,	/* someone else's I/O or lock */
+	RS_FOLIO_UPTODATE,	/* uptodate, unlocked */
+	RS_FOLIO_STALE,		/* not uptodate, unlocked */
+};
+
 /*
- * Where filemap_fault() will drop the lock if it does, from the page
- * cache entry of vmf->pgoff before the call:
- *   no folio             readahead (do_sync_mmap_readahead() starts I/O),
- *                        or sync_read when readahead is off
- *   a folio, locked      locked_folio (someone else's I/O or lock:
- *                        lock_folio_maybe_drop_mmap())
- *   uptodate, unlocked   uptodate (do_async_mmap_readahead() dropped it
- *                        for a PG_readahead folio; the data was there)
- *   not uptodate         sync_read (page_not_uptodate: a read error or
- *                        readahead that did not bring it)
- * The folio is read under RCU without a reference: a folio freed or
- * changed before filemap_fault() looks is attributed by its old state.
+ * The page cache entry under RCU; the folio's flags word is read raw and
+ * without a reference (the struct page array is always mapped, so a folio
+ * freed or reused in between is read harmlessly, and attributed by what
+ * the module saw).  No folio_test_*(): their checks of a folio that is
+ * now a tail page would BUG on CONFIG_DEBUG_VM_PGFLAGS kernels.
  */
-static __always_inline enum rs_counter rs_filemap_site(const struct vm_fault *vmf)
+static __always_inline u8 rs_filemap_folio_state(const struct vm_fault *vmf)
 {
-	struct file *file = vmf->vma->vm_file;
+	struct address_space *mapping = vmf->vma->vm_file->f_mapping;
+	unsigned long fl = 0;
 	struct folio *folio;
 	void *e;
 
-	e = xa_load(&file->f_mapping->i_pages, vmf->pgoff);
+	rcu_read_lock();
+	e = xa_load(&mapping->i_pages, vmf->pgoff);
+	if (e && !xa_is_value(e)) {
+		folio = e;
+		fl = READ_ONCE(*(const unsigned long *)&folio->flags);
+	}
+	rcu_read_unlock();
 	if (!e || xa_is_value(e))
-		return rs_filemap_no_readahead(vmf->vma, file) ?
-			RS_filemap_retry_sync_read : RS_filemap_retry_readahead;
-	folio = e;
-	if (folio_test_locked(folio))
-		return RS_filemap_retry_locked_folio;
-	return folio_test_uptodate(folio) ? RS_filemap_retry_uptodate :
-		RS_filemap_retry_sync_read;
+		return RS_FOLIO_NONE;
+	if (fl & BIT(PG_locked))
+		return RS_FOLIO_LOCKED;
+	return fl & BIT(PG_uptodate) ? RS_FOLIO_UPTODATE : RS_FOLIO_STALE;
+}
+
+/*
+ * Where filemap_fault() dropped the lock, for a VM_FAULT_RETRY:
+ *   it found no folio (VM_FAULT_MAJOR)   readahead, or sync_read when
+ *                                        readahead is off
+ *   a folio locked                       locked_folio (someone else's I/O
+ *                                        or lock: lock_folio_maybe_drop_mmap())
+ *   uptodate, unlocked                   uptodate (do_async_mmap_readahead()
+ *                                        dropped it for a PG_readahead
+ *                                        folio; the data was there)
+ *   not uptodate, unlocked               sync_read (page_not_uptodate)
+ *   FAULT_FLAG_RETRY_NOWAIT, or an       other: no drop for I/O (the lock
+ *   attempt that may not drop the lock   is kept, or a fatal signal ended
+ *                                        the killable folio lock)
+ * A folio that came or went between the module's look and the function's
+ * is attributed by VM_FAULT_MAJOR: no folio found means it read one.
+ */
+static __always_inline enum rs_drop_site
+rs_filemap_retry_site(const struct rs_vmf_data *d, unsigned int ret)
+{
+	if ((d->flags & FAULT_FLAG_RETRY_NOWAIT) ||
+	    !fault_flag_allow_retry_first(d->flags))
+		return RS_SITE_other;
+	if (ret & rs_fault_bits(VM_FAULT_MAJOR))
+		return d->no_readahead ? RS_SITE_filemap_sync_read :
+			RS_SITE_filemap_readahead;
+	switch (d->folio) {
+	case RS_FOLIO_UPTODATE:
+		return RS_SITE_filemap_uptodate;
+	case RS_FOLIO_STALE:
+		return RS_SITE_filemap_sync_read;
+	default:		/* locked, or made by someone else meanwhile */
+		return RS_SITE_filemap_locked_folio;
+	}
+}
+
+/*
+ * do_swap_page()'s: with VM_FAULT_MAJOR it found no folio in the swap cache
+ * and started the swap-in itself; without it the folio was there, locked
+ * by someone else's swap-in (or, rarely, the retry of a device-private
+ * entry or of a uffd-wp marker: docs/counters.md).
+ */
+static __always_inline enum rs_drop_site
+rs_swap_retry_site(const struct rs_vmf_data *d, unsigned int ret)
+{
+	if ((d->flags & FAULT_FLAG_RETRY_NOWAIT) ||
+	    !fault_flag_allow_retry_first(d->flags))
+		return RS_SITE_other;
+	return ret & rs_fault_bits(VM_FAULT_MAJOR) ? RS_SITE_swap_io :
+		RS_SITE_swap_locked_folio;
 }
 
 /*
  * A call made under the VMA lock that did not drop it but waited for I/O
  * or a folio lock: the cost of not dropping (the no-drop variant; on
- * every kernel, a synchronous swap device such as zram).
+ * every kernel, a synchronous swap device such as zram).  @waited: it read
+ * the page (VM_FAULT_MAJOR), or found its folio locked or not uptodate.
  */
 static __always_inline void rs_vmf_wait_count(const struct rs_vmf_data *d,
 					      unsigned int ret, bool waited,
@@ -174,7 +241,7 @@ static __always_inline void rs_vmf_wait_count(const struct rs_vmf_data *d,
 					      enum rs_counter ns)
 {
 	if (!(d->flags & RS_FAULT_FLAG_VMA_LOCK) || !waited ||
-	    (ret & rs_fault_bits(VM_FAULT_RETRY)))
+	    (ret & rs_fault_bits(VM_FAULT_RETRY | VM_FAULT_ERROR | VM_FAULT_NOPAGE)))
 		return;
 	rs_inc(count);
 	rs_add(ns, ktime_get_mono_fast_ns() - d->t0);
@@ -189,7 +256,8 @@ int rs_filemap_fault_enter(void *data, unsigned long arg0, unsigned long unused1
 	rs_vmf_entry_note(vmf, d);
 	d->t0 = ktime_get_mono_fast_ns();
 	d->random = vmf->vma->vm_flags & VM_RAND_READ;
-	d->site = rs_filemap_site(vmf);
+	d->folio = rs_filemap_folio_state(vmf);
+	d->no_readahead = rs_filemap_no_readahead(vmf->vma, vmf->vma->vm_file);
 	return 0;
 }
 
@@ -202,13 +270,20 @@ void rs_filemap_fault_exit(void *data, unsigned long retval)
 	rs_vmf_call_count(d, &rs_filemap_counters);
 	if (d->random)
 		rs_inc(RS_filemap_fault_random);
-	rs_vmf_ret_count(retval, d, &rs_filemap_counters, RS_ST_RETRY_FILE_IO);
-	if (retval & rs_fault_bits(VM_FAULT_RETRY)) {
-		rs_inc(d->site);
-		if (d->random)
-			rs_inc(RS_filemap_fault_retry_random);
-	}
-	rs_vmf_wait_count(d, retval, d->site != RS_filemap_retry_uptodate,
+	rs_vmf_ret_count(retval, d, &rs_filemap_counters, RS_ST_RETRY_FILE_IO,
+			 rs_filemap_retry_site(d, retval));
+	if (d->random && (retval & rs_fault_bits(VM_FAULT_RETRY)))
+		rs_inc(RS_filemap_fault_retry_random);
+	/*
+	 * The retry of an attempt that read the page (the arch handler adds
+	 * FAULT_FLAG_TRIED after VM_FAULT_MAJOR) found no folio: reclaimed
+	 * between that I/O and this retry (the v2 thread's RETRY_IO_MISS).
+	 */
+	if ((d->flags & FAULT_FLAG_TRIED) && d->folio == RS_FOLIO_NONE)
+		rs_inc(RS_filemap_retry_miss);
+	rs_vmf_wait_count(d, retval,
+			  (retval & rs_fault_bits(VM_FAULT_MAJOR)) ||
+			  d->folio == RS_FOLIO_LOCKED || d->folio == RS_FOLIO_STALE,
 			  RS_io_wait_vma_lock_file, RS_io_wait_vma_lock_file_ns);
 	rs_lat_io_return(d->address, d->flags, d->t0, retval,
 			 RS_LAT_CAUSE_file_io);
@@ -231,15 +306,8 @@ void rs_do_swap_page_exit(void *data, unsigned long retval)
 	if (!rs_filter_match())
 		return;
 	rs_vmf_call_count(d, &rs_swap_counters);
-	rs_vmf_ret_count(retval, d, &rs_swap_counters, RS_ST_RETRY_SWAP_IO);
-	/*
-	 * VM_FAULT_MAJOR: do_swap_page() found no folio in the swap cache and
-	 * started the swap-in itself; without it the folio was there, locked
-	 * (someone else's swap-in, or a device-exclusive entry's retry).
-	 */
-	if (retval & rs_fault_bits(VM_FAULT_RETRY))
-		rs_inc(retval & rs_fault_bits(VM_FAULT_MAJOR) ?
-		       RS_swap_retry_io : RS_swap_retry_locked_folio);
+	rs_vmf_ret_count(retval, d, &rs_swap_counters, RS_ST_RETRY_SWAP_IO,
+			 rs_swap_retry_site(d, retval));
 	rs_vmf_wait_count(d, retval, retval & rs_fault_bits(VM_FAULT_MAJOR),
 			  RS_io_wait_vma_lock_swap, RS_io_wait_vma_lock_swap_ns);
 	rs_lat_io_return(d->address, d->flags, d->t0, retval,
@@ -287,5 +355,6 @@ void rs_shmem_fault_exit(void *data, unsigned long retval)
 
 	if (!rs_filter_match())
 		return;
-	rs_em_io_return(d->address, d->flags, retval, RS_ST_RETRY_OTHER);
+	rs_em_io_return(d->address, d->flags, retval, RS_ST_RETRY_OTHER,
+			RS_SITE_none);
 }

@@ -13,15 +13,14 @@
 
 #include <linux/types.h>
 
-#include "stats.h"
-
 struct rs_vmf_data {
 	unsigned long address;
 	unsigned int flags;	/* vmf->flags at entry */
 	u64 t0;			/* ktime_get_mono_fast_ns() at entry (latency.c) */
 	bool random;		/* VM_RAND_READ: no readahead, synchronous read */
-	/* filemap_fault(): where it drops the lock, if it does (io_fault.c) */
-	enum rs_counter site;
+	/* filemap_fault(): what it will find (io_fault.c) */
+	u8 folio;		/* RS_FOLIO_*: the page cache entry at entry */
+	bool no_readahead;	/* a cold fault reads synchronously */
 };
 
 int rs_filemap_fault_enter(void *data, unsigned long vmf, unsigned long unused1,

@@ -60,6 +60,8 @@
 	RS_COUNTER(filemap_retry_locked_folio)				\
 	RS_COUNTER(filemap_retry_uptodate)				\
 	RS_COUNTER(filemap_retry_sync_read)				\
+	RS_COUNTER(filemap_retry_other)					\
+	RS_COUNTER(filemap_retry_miss)					\
 	RS_COUNTER(swap_fault_calls)					\
 	RS_COUNTER(swap_fault_vma_locked)				\
 	RS_COUNTER(swap_fault_tried)					\
@@ -70,6 +72,7 @@
 	RS_COUNTER(swap_fault_error)					\
 	RS_COUNTER(swap_retry_io)					\
 	RS_COUNTER(swap_retry_locked_folio)				\
+	RS_COUNTER(swap_retry_other)					\
 	RS_COUNTER(io_wait_vma_lock_file)				\
 	RS_COUNTER(io_wait_vma_lock_file_ns)				\
 	RS_COUNTER(io_wait_vma_lock_swap)				\
@@ -88,6 +91,13 @@
 	RS_COUNTER(fallback_after_swap_io)				\
 	RS_COUNTER(fallback_after_other_retry)				\
 	RS_COUNTER(fallback_no_vma_lock)				\
+	RS_COUNTER(fallback_site_filemap_readahead)			\
+	RS_COUNTER(fallback_site_filemap_locked_folio)			\
+	RS_COUNTER(fallback_site_filemap_uptodate)			\
+	RS_COUNTER(fallback_site_filemap_sync_read)			\
+	RS_COUNTER(fallback_site_swap_io)				\
+	RS_COUNTER(fallback_site_swap_locked_folio)			\
+	RS_COUNTER(fallback_site_other)					\
 	RS_COUNTER(attempts_1)						\
 	RS_COUNTER(attempts_2)						\
 	RS_COUNTER(attempts_3)						\

@@ -80,6 +80,8 @@ int rs_rm_hmf_enter(void *data, unsigned long vma, unsigned long address,
 			rs_inc(RS_user_faults);
 	}
 	ts.state = RS_ST_IN_FAULT;
+	/* a new attempt: its ->fault notes where it drops the lock, if it does */
+	ts.flags = rs_tf_with_site(ts.flags, RS_SITE_none);
 	ts.attempt = d->attempt;
 	ts.tag = rs_tag(d->address);
 	rs_state_set(&ts);
@@ -148,6 +150,9 @@ void rs_rm_lock_mm(unsigned long address)
 		return;
 	cause = rs_state_fallback_cause(&ts, address);
 	rs_count_fallback(cause);
+	if (cause == RS_CAUSE_file_io || cause == RS_CAUSE_swap_io)
+		rs_count_fallback_site(ts.flags);
+	ts.flags = rs_tf_with_site(ts.flags, RS_SITE_none);
 	if (cause == RS_CAUSE_no_vma_lock)
 		ts.attempt = 0;
 	trace_retryscope_mmap_fallback(address, cause, ts.attempt);
@@ -163,7 +168,8 @@ void rs_rm_lock_mm(unsigned long address)
  * it: its retry is counted here.
  */
 void rs_rm_io_retry(unsigned long address, unsigned int vmf_flags,
-		    unsigned int ret, enum rs_state state)
+		    unsigned int ret, enum rs_state state,
+		    enum rs_drop_site site)
 {
 	struct rs_task_state ts;
 	bool seen;
@@ -176,6 +182,7 @@ void rs_rm_io_retry(unsigned long address, unsigned int vmf_flags,
 	if (!seen && !(vmf_flags & FAULT_FLAG_USER))
 		return;
 	ts.state = state;
+	ts.flags = rs_tf_with_site(ts.flags, site);
 	if (!seen) {
 		if (vmf_flags & RS_FAULT_FLAG_VMA_LOCK)
 			rs_inc(RS_vma_lock_retry);

@@ -34,8 +34,9 @@ int rs_rm_hmf_enter(void *data, unsigned long vma, unsigned long address,
 void rs_rm_hmf_exit(void *data, unsigned long retval);
 /* lock_mm_and_find_vma(mm, address, regs) entered (the filter passed) */
 void rs_rm_lock_mm(unsigned long address);
-/* filemap_fault() or do_swap_page() returned VM_FAULT_RETRY */
+/* filemap_fault() or do_swap_page() returned VM_FAULT_RETRY, from @site */
 void rs_rm_io_retry(unsigned long address, unsigned int vmf_flags,
-		    unsigned int ret, enum rs_state state);
+		    unsigned int ret, enum rs_state state,
+		    enum rs_drop_site site);
 
 #endif /* RETRYSCOPE_RETURN_MODEL_H */

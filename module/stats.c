@@ -21,6 +21,27 @@ const char * const rs_counter_names[RS_NR_COUNTERS] = {
 
 #undef RS_COUNTER
 
+const struct rs_site_counters rs_site_counters[RS_NR_SITES] = {
+	[RS_SITE_none] = { RS_NO_COUNTER, RS_NO_COUNTER },
+	[RS_SITE_filemap_readahead] = {
+		RS_filemap_retry_readahead, RS_fallback_site_filemap_readahead
+	},
+	[RS_SITE_filemap_locked_folio] = {
+		RS_filemap_retry_locked_folio, RS_fallback_site_filemap_locked_folio
+	},
+	[RS_SITE_filemap_uptodate] = {
+		RS_filemap_retry_uptodate, RS_fallback_site_filemap_uptodate
+	},
+	[RS_SITE_filemap_sync_read] = {
+		RS_filemap_retry_sync_read, RS_fallback_site_filemap_sync_read
+	},
+	[RS_SITE_swap_io] = { RS_swap_retry_io, RS_fallback_site_swap_io },
+	[RS_SITE_swap_locked_folio] = {
+		RS_swap_retry_locked_folio, RS_fallback_site_swap_locked_folio
+	},
+	[RS_SITE_other] = { RS_NO_COUNTER, RS_fallback_site_other },
+};
+
 const struct rs_cause_counters rs_cause_counters[RS_NR_CAUSES] = {
 	[RS_CAUSE_none] = {
 		RS_NO_COUNTER, RS_NO_COUNTER, RS_NO_COUNTER

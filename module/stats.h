@@ -85,6 +85,31 @@ struct rs_cause_counters {
 
 extern const struct rs_cause_counters rs_cause_counters[RS_NR_CAUSES];
 
+/*
+ * Where filemap_fault() or do_swap_page() dropped the lock (io_fault.c),
+ * kept with a pending retry in 3 bits of its state (task_state.h): the
+ * counters of its retries and of those that fell back to mmap_lock.
+ */
+enum rs_drop_site {
+	RS_SITE_none,
+	RS_SITE_filemap_readahead,
+	RS_SITE_filemap_locked_folio,
+	RS_SITE_filemap_uptodate,
+	RS_SITE_filemap_sync_read,
+	RS_SITE_swap_io,
+	RS_SITE_swap_locked_folio,
+	RS_SITE_other,		/* no drop for I/O: NOWAIT, a fatal signal */
+	RS_NR_SITES		/* at most 8: 3 bits of the state */
+};
+
+/* RS_SITE_other's retry counter is the ->fault's: <fn>_retry_other */
+struct rs_site_counters {
+	enum rs_counter retry;
+	enum rs_counter fallback;
+};
+
+extern const struct rs_site_counters rs_site_counters[RS_NR_SITES];
+
 /* The counters of one mmap_lock mode (read or write). */
 struct rs_lock_counters {
 	enum rs_counter acquire;	/* blocking acquisitions */

@@ -11,7 +11,8 @@
  *
  *   63..20 page number of the address (44 bits: every user address of a
  *          64-bit arch, x86's 5-level 56-bit ones included)
- *   19..12 flags   11..8 state   7..0 attempt (saturates at 255)
+ *   19..12 flags (RS_TF_*, the drop site in 19..17)
+ *   11..8 state   7..0 attempt (saturates at 255)
  *
  * 0 is no state.  On a 32-bit arch the u64 is read and written in two
  * halves; that is safe because only the task itself reads and writes its
@@ -65,6 +66,20 @@ enum rs_state {
 #define RS_TF_RETRY_VMA	0x8
 /* this attempt's start was counted (vma_lock_success, attempts_N) */
 #define RS_TF_COUNTED	0x10
+/* bits 7..5: where its ->fault dropped the lock (enum rs_drop_site) */
+#define RS_TF_SITE_SHIFT	5
+#define RS_TF_SITE_MASK		(0x7U << RS_TF_SITE_SHIFT)
+
+static __always_inline unsigned int rs_tf_with_site(unsigned int flags,
+						    enum rs_drop_site site)
+{
+	return (flags & ~RS_TF_SITE_MASK) | (unsigned int)site << RS_TF_SITE_SHIFT;
+}
+
+static __always_inline enum rs_drop_site rs_tf_site(unsigned int flags)
+{
+	return (flags & RS_TF_SITE_MASK) >> RS_TF_SITE_SHIFT;
+}
 
 /*
  * 32,768 slots: on a kernel whose pid_max is 32,768 (Android's default),

@@ -752,24 +752,46 @@ static int ec_cowfirst_run(const struct ec_opts *o)
  *                 memory.reclaim of the root cgroup for what writeback
  *                 left in the swap cache) and touched: do_swap_page()
  *                 starts the swap-in
- *   swap_locked_folio  the same after MADV_WILLNEED started the swap-in:
- *                 the touch finds the swap-cache folio locked
+ *   swap_locked_folio  1 MiB swapped out, MADV_WILLNEED starts its
+ *                 swap-in, a touch of the last page finds its swap-cache
+ *                 folio locked (queued behind the others)
  * The swap sites need swap on.  Prints rounds= and what the touches read.
  */
 #define EC_RA_MARK_PAGES	4	/* read()'s first window: pages 0..3 */
 #define EC_WILLNEED_PAGES	1024	/* locked_folio: 4 MiB of 4 KiB pages */
+#define EC_SWAP_PAGES		256	/* swap_locked_folio: 1 MiB */
 #define EC_RECLAIM		"/sys/fs/cgroup/memory.reclaim"
 
-static const char * const ec_sites[] = {
-	"readahead", "sync_read", "locked_folio", "uptodate", "swap_io",
-	"swap_locked_folio",
+enum ec_site {
+	EC_READAHEAD, EC_SYNC_READ, EC_LOCKED_FOLIO, EC_UPTODATE, EC_SWAP_IO,
+	EC_SWAP_LOCKED_FOLIO, EC_NR_SITES
 };
 
-static long ec_file_round(const struct ec_opts *o, int site)
+static const char * const ec_sites[EC_NR_SITES] = {
+	[EC_READAHEAD] = "readahead", [EC_SYNC_READ] = "sync_read",
+	[EC_LOCKED_FOLIO] = "locked_folio", [EC_UPTODATE] = "uptodate",
+	[EC_SWAP_IO] = "swap_io", [EC_SWAP_LOCKED_FOLIO] = "swap_locked_folio",
+};
+
+/* posix_fadvise() returns the error number; madvise() sets errno. */
+static void ec_fadvise(int fd, off_t off, off_t len, int advice, const char *what)
+{
+	errno = posix_fadvise(fd, off, len, advice);
+	if (errno)
+		ec_die(what);
+}
+
+static void ec_madvise(volatile const void *p, size_t len, int advice, const char *what)
+{
+	if (madvise((void *)p, len, advice))
+		ec_die(what);
+}
+
+static long ec_file_round(const struct ec_opts *o, enum ec_site site)
 {
 	volatile const char *map;
 	char buf[64];
-	long pages = site == 2 ? EC_WILLNEED_PAGES : EC_RA_MARK_PAGES;
+	long pages = site == EC_LOCKED_FOLIO ? EC_WILLNEED_PAGES : EC_RA_MARK_PAGES;
 	size_t size = (size_t)pages * ec_page;
 	long sum = 0;
 	int fd = open(o->file, O_RDONLY);
@@ -780,23 +802,23 @@ static long ec_file_round(const struct ec_opts *o, int site)
 		fprintf(stderr, "rs-edgecase: %s: shorter than %ld pages\n", o->file, pages);
 		exit(1);
 	}
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	ec_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED, "posix_fadvise(DONTNEED)");
 	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		ec_die("mmap");
 	switch (site) {
-	case 0:
+	case EC_READAHEAD:
 		sum += map[0];
 		break;
-	case 1:
-		madvise((void *)map, size, MADV_RANDOM);
+	case EC_SYNC_READ:
+		ec_madvise(map, size, MADV_RANDOM, "madvise(MADV_RANDOM)");
 		sum += map[0];
 		break;
-	case 2:
-		posix_fadvise(fd, 0, size, POSIX_FADV_WILLNEED);
+	case EC_LOCKED_FOLIO:
+		ec_fadvise(fd, 0, size, POSIX_FADV_WILLNEED, "posix_fadvise(WILLNEED)");
 		sum += map[size - ec_page];
 		break;
-	case 3:
+	case EC_UPTODATE:
 		if (pread(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf))
 			ec_die("pread");
 		/* the rest of the window in, its marker left on */
@@ -804,73 +826,80 @@ static long ec_file_round(const struct ec_opts *o, int site)
 		for (int i = 1; i < EC_RA_MARK_PAGES; i++)
 			sum += map[i * ec_page];
 		break;
+	default:
+		break;
 	}
 	munmap((void *)map, size);
 	close(fd);
 	return sum;
 }
 
-/* Push the page at @p out of memory and out of the swap cache. */
-static void ec_swap_out(volatile char *p)
+/* Push the @n pages at @p out of memory and out of the swap cache. */
+static void ec_swap_out(volatile char *p, size_t n)
 {
-	unsigned char vec;
+	unsigned char vec[EC_SWAP_PAGES];
+	size_t resident = n;
 
-	if (madvise((void *)p, ec_page, MADV_PAGEOUT))
-		ec_die("madvise(MADV_PAGEOUT)");
+	ec_madvise(p, n * ec_page, MADV_PAGEOUT, "madvise(MADV_PAGEOUT)");
 	for (int i = 0; i < 100; i++) {
 		int fd;
 
-		if (mincore((void *)p, ec_page, &vec))
+		if (mincore((void *)p, n * ec_page, vec))
 			ec_die("mincore");
-		if (!(vec & 1))
+		resident = 0;
+		for (size_t k = 0; k < n; k++)
+			resident += vec[k] & 1;
+		if (!resident)
 			return;
 		usleep(20000);
 		fd = open(EC_RECLAIM, O_WRONLY);
 		if (fd < 0)
 			ec_die(EC_RECLAIM);
 		/* EAGAIN: less than asked was reclaimed; mincore tells */
-		if (write(fd, "1M", 2) < 0 && errno != EAGAIN)
+		if (write(fd, "4M", 2) < 0 && errno != EAGAIN)
 			ec_die(EC_RECLAIM);
 		close(fd);
 	}
-	fprintf(stderr, "rs-edgecase: the page stayed resident after MADV_PAGEOUT and 100 "
-		"writes to %s (is swap on?)\n", EC_RECLAIM);
+	fprintf(stderr, "rs-edgecase: %zu of %zu pages stayed resident after MADV_PAGEOUT and "
+		"100 writes to %s (is swap on?)\n", resident, n, EC_RECLAIM);
 	exit(1);
 }
 
-static long ec_swap_round(int site)
+static long ec_swap_round(enum ec_site site)
 {
-	volatile char *p = mmap(NULL, ec_page, PROT_READ | PROT_WRITE,
+	size_t n = site == EC_SWAP_LOCKED_FOLIO ? EC_SWAP_PAGES : 1;
+	volatile char *p = mmap(NULL, n * ec_page, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	long sum;
 
 	if (p == MAP_FAILED)
 		ec_die("mmap");
-	p[0] = 1;
-	ec_swap_out(p);
-	if (site == 5)
-		madvise((void *)p, ec_page, MADV_WILLNEED);
-	sum = p[0];
-	munmap((void *)p, ec_page);
+	for (size_t k = 0; k < n; k++)
+		p[k * ec_page] = 1;
+	ec_swap_out(p, n);
+	if (site == EC_SWAP_LOCKED_FOLIO)
+		ec_madvise(p, n * ec_page, MADV_WILLNEED, "madvise(MADV_WILLNEED)");
+	sum = p[(n - 1) * ec_page];
+	munmap((void *)p, n * ec_page);
 	return sum;
 }
 
 static int ec_dropsite_run(const struct ec_opts *o)
 {
-	int n = sizeof(ec_sites) / sizeof(ec_sites[0]), site = -1;
+	enum ec_site site = EC_NR_SITES;
 	long sum = 0;
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < EC_NR_SITES; i++)
 		if (o->site && !strcmp(o->site, ec_sites[i]))
 			site = i;
-	if (site < 0) {
+	if (site == EC_NR_SITES) {
 		fprintf(stderr, "rs-edgecase: dropsite needs --site: readahead, sync_read, "
 			"locked_folio, uptodate, swap_io or swap_locked_folio\n");
 		return 2;
 	}
 	ec_mark(o, 0);
 	for (long r = 0; r < o->loops; r++)
-		sum += site < 4 ? ec_file_round(o, site) : ec_swap_round(site);
+		sum += site < EC_SWAP_IO ? ec_file_round(o, site) : ec_swap_round(site);
 	ec_mark(o, 1);
 	printf("rounds=%ld\nsite=%s\nsum=%ld\n", o->loops, ec_sites[site], sum);
 	ec_report(o);
