@@ -229,6 +229,18 @@ static int get_size(int id, const char *s, uint64_t *out)
 	return 0;
 }
 
+/* --memcg-swap-max: 0 is the value that matters, so no get_size() floor. */
+static int get_swap_max(const char *s, int64_t *out)
+{
+	uint64_t v;
+
+	if (fl_parse_size(s, &v) || v > MAX_SIZE)
+		return usage_err("--memcg-swap-max: '%s' is not a size from 0 to 64G (bytes with an optional K, M or G suffix)",
+				 s);
+	*out = (int64_t)v;
+	return 0;
+}
+
 /* lo_open: whether lo itself is excluded (a positive number). */
 static int get_double(int id, const char *s, double lo, int lo_open,
 		      double hi, double *out)
@@ -336,12 +348,7 @@ static int set_value(struct fl_opts *o, int id, const char *arg)
 			return usage_err("--memcg-max: at least 1M (the process itself needs it), got %s", arg);
 		return ret;
 	case O_MEMCG_SWAP_MAX:
-		/* 0 is the value that matters here: no get_size() floor */
-		if (fl_parse_size(arg, &v) || v > MAX_SIZE)
-			return usage_err("--memcg-swap-max: '%s' is not a size from 0 to 64G (bytes with an optional K, M or G suffix)",
-					 arg);
-		o->memcg_swap_max = (int64_t)v;
-		return 0;
+		return get_swap_max(arg, &o->memcg_swap_max);
 	case O_WRITER_SIZE:
 		ret = get_size(id, arg, &o->writer_size);
 		if (!ret && o->writer_size > (1ull << 30))
