@@ -252,6 +252,33 @@ expect_fail "latency: a line without its count is an error with file and line" \
 printf 'soon swap_io 2000 2500 1\n' >"$lres/stock/swap/1/latency"
 expect_fail "latency: an unknown outcome is an error" \
 	'stock/swap/1/latency:1: unknown outcome "soon" (module/names.h)' "$bin/rs-report" "$lres" -o "$tmp/lat2.md"
+# Where the lock was dropped (issue 17 item 3): the drop-site counters,
+# summed over scenarios.  file-io: stock's 10 readahead retries all fall
+# back, patched's none; both fall back on their 4 synchronous reads.
+dres=$tmp/ds
+cp -r "$fx/results" "$dres"
+for k in stock patched; do
+	for n in 1 2 3; do
+		fb=10; [ "$k" = patched ] && fb=0
+		for c in filemap_retry_readahead fallback_site_filemap_readahead filemap_retry_sync_read \
+			fallback_site_filemap_sync_read filemap_retry_miss; do
+			echo "$c 0" >>"$dres/$k/file-io/$n/stats.before"
+		done
+		printf 'filemap_retry_readahead 10\nfallback_site_filemap_readahead %s\n' "$fb" \
+			>>"$dres/$k/file-io/$n/stats.after"
+		printf 'filemap_retry_sync_read 4\nfallback_site_filemap_sync_read 4\nfilemap_retry_miss %s\n' "$n" \
+			>>"$dres/$k/file-io/$n/stats.after"
+	done
+done
+check "rs-report with drop-site counters" "$bin/rs-report" "$dres" --baseline stock -o "$tmp/ds.md"
+contains "  readahead: stock falls back on all, patched on none" "$tmp/ds.md" \
+	"| file: readahead I/O started | 10 / 10 | 10 / 0 |"
+contains "  synchronous reads fall back on both" "$tmp/ds.md" \
+	"| file: synchronous read (page_not_uptodate) | 4 / 4 | 4 / 4 |"
+contains "  a site no run has: n/a" "$tmp/ds.md" "| swap: swap-in I/O started | n/a | n/a |"
+contains "  misses: the median of 1, 2, 3" "$tmp/ds.md" \
+	"| file: retry found the folio gone (\`filemap_retry_miss\`) | 2 | 2 |"
+lacks "  no section without the counters" "$rep" "## Where the lock was dropped"
 # Complexity next to effect (issue 17 item 5): the complexity file make
 # compare writes per kernel, as a table under the Summary.
 cres=$tmp/cx

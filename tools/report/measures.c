@@ -642,3 +642,10 @@ const char *headline_class(const struct results *res, const char *scen)
 	free(cls);
 	return first;
 }
+
+double counter_median(const struct results *res, const char *kernel, const char *scen,
+		      const char *counter)
+{
+	struct row r = { .src = SRC_COUNTER, .counter = counter };
+	return cell_of(res, kernel, scen, &r, NULL).s.median;
+}

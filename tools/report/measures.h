@@ -140,6 +140,9 @@ struct cell {
 /* The row over the non-failed runs of kernel and scen. */
 struct cell cell_of(const struct results *res, const char *kernel, const char *scen,
 		    const struct row *row, const char *cls);
+/* Median over runs of a module counter's delta (NaN when no run has it). */
+double counter_median(const struct results *res, const char *kernel, const char *scen,
+		      const char *counter);
 /* The cell's median, NaN when no run has a value. */
 double cell_median(const struct results *res, const char *kernel, const char *scen,
 		   const struct row *row, const char *cls);

@@ -293,14 +293,6 @@ static size_t list_columns(const struct row_list *l, size_t *idx, const char **n
 	return n;
 }
 
-/* Median over runs of a module counter's delta (NaN when no run has it). */
-static double counter_median(const struct results *res, const char *kernel, const char *scen,
-			     const char *counter)
-{
-	struct row r = { .src = SRC_COUNTER, .counter = counter };
-	return cell_of(res, kernel, scen, &r, NULL).s.median;
-}
-
 /* The fallbacks after I/O (what the series is about) per scenario, a bar
  * per kernel, on a log scale: 5 and 500 both visible.  The other causes
  * are in each scenario's table. */

@@ -3,6 +3,7 @@
  * summary.c, the plots from plots.c, the selftest table from selftests.c,
  * the wait chains from waitchains.c. */
 #include "report.h"
+#include "dropsites.h"
 #include "faultlat.h"
 #include "measures.h"
 #include "plots.h"
@@ -500,6 +501,7 @@ void write_report(const struct results *res, const char *outdir, FILE *f,
 	write_headline(f, res, head);
 	write_summary(f, res);
 	write_wait_chains(f, res);
+	write_drop_sites(f, res);
 	write_fault_latency(f, res);
 	fputs(safety, f);
 	free(safety);
