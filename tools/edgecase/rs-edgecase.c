@@ -752,14 +752,14 @@ static int ec_cowfirst_run(const struct ec_opts *o)
  *                 memory.reclaim of the root cgroup for what writeback
  *                 left in the swap cache) and touched: do_swap_page()
  *                 starts the swap-in
- *   swap_locked_folio  1 MiB swapped out, MADV_WILLNEED starts its
+ *   swap_locked_folio  4 MiB swapped out, MADV_WILLNEED starts its
  *                 swap-in, a touch of the last page finds its swap-cache
  *                 folio locked (queued behind the others)
  * The swap sites need swap on.  Prints rounds= and what the touches read.
  */
 #define EC_RA_MARK_PAGES	4	/* read()'s first window: pages 0..3 */
 #define EC_WILLNEED_PAGES	1024	/* locked_folio: 4 MiB of 4 KiB pages */
-#define EC_SWAP_PAGES		256	/* swap_locked_folio: 1 MiB */
+#define EC_SWAP_PAGES		1024	/* swap_locked_folio: 4 MiB */
 #define EC_RECLAIM		"/sys/fs/cgroup/memory.reclaim"
 
 enum ec_site {
