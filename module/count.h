@@ -46,7 +46,7 @@ static __always_inline void rs_count_fallback_site(unsigned int flags)
 {
 	enum rs_drop_site site = rs_tf_site(flags);
 
-	if (site != RS_SITE_none && site < RS_NR_SITES)
+	if (site != RS_SITE_none)
 		rs_inc(rs_site_counters[site].fallback);
 }
 

@@ -34,6 +34,7 @@
 #define RETRYSCOPE_TASK_STATE_H
 
 #include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/hash.h>
 #include <linux/minmax.h>
@@ -73,6 +74,8 @@ enum rs_state {
 static __always_inline unsigned int rs_tf_with_site(unsigned int flags,
 						    enum rs_drop_site site)
 {
+	/* every site fits the 3 bits, so rs_tf_site() indexes rs_site_counters */
+	BUILD_BUG_ON(RS_NR_SITES > (RS_TF_SITE_MASK >> RS_TF_SITE_SHIFT) + 1);
 	return (flags & ~RS_TF_SITE_MASK) | (unsigned int)site << RS_TF_SITE_SHIFT;
 }
 

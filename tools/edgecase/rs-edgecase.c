@@ -893,8 +893,10 @@ static int ec_dropsite_run(const struct ec_opts *o)
 		if (o->site && !strcmp(o->site, ec_sites[i]))
 			site = i;
 	if (site == EC_NR_SITES) {
-		fprintf(stderr, "rs-edgecase: dropsite needs --site: readahead, sync_read, "
-			"locked_folio, uptodate, swap_io or swap_locked_folio\n");
+		fprintf(stderr, "rs-edgecase: dropsite needs --site, one of:");
+		for (int i = 0; i < EC_NR_SITES; i++)
+			fprintf(stderr, " %s", ec_sites[i]);
+		fputc('\n', stderr);
 		return 2;
 	}
 	ec_mark(o, 0);
