@@ -2,7 +2,9 @@
 /*
  * Layer 0 (kernel features): what the kernel we are built against has.  RS_HAVE_* come from the
  * compile tests in conftest/ (run by Kbuild): VM_FAULT_RETRY_VMA and
- * FAULT_FLAG_VMA_LOCK are enum constants, which #ifdef cannot see.
+ * FAULT_FLAG_VMA_LOCK are enum constants, which #ifdef cannot see, and
+ * vm_area_struct's vm_refcnt (the per-VMA lock's reader count since 6.15) a
+ * struct member.
  */
 #ifndef RETRYSCOPE_FEATURES_H
 #define RETRYSCOPE_FEATURES_H
@@ -25,6 +27,25 @@
 #define RS_HAVE_PER_VMA_LOCK 1
 #else
 #define RS_HAVE_PER_VMA_LOCK 0
+#endif
+
+/*
+ * Whether readers hold @vma's per-VMA lock, on kernels that count them in
+ * vm_refcnt (7.3: 1 while attached, plus one per reader).  Only called where
+ * RS_HAVE_VMA_REFCNT let the __vma_start_write() probe attach (probes.c).
+ */
+#ifdef RS_HAVE_VMA_REFCNT
+#include <linux/refcount.h>
+
+static __always_inline bool rs_vma_has_readers(struct vm_area_struct *vma)
+{
+	return refcount_read(&vma->vm_refcnt) > 1;
+}
+#else
+static __always_inline bool rs_vma_has_readers(struct vm_area_struct *vma)
+{
+	return false;
+}
 #endif
 
 /* The bits of a vm_fault_t, to test against an unsigned int return value. */

@@ -12,13 +12,29 @@
  * (state RS_ST_MMAP_LOCKED, from its entry to its return: the read lock,
  * and the write lock of a stack expansion) is a fault-path acquisition and
  * is also counted by the task's scheduling class.
+ *
+ * The VMA write lock, from __vma_start_write()'s entry and return
+ * (probes.c): a call that found readers holding the VMA (vm_refcnt above
+ * 1: attached, plus one per reader) waits until they leave, and the call's
+ * time is that wait.  This is what a fault holding the VMA lock across its
+ * I/O (no-drop) costs fork()'s dup_mmap(), mprotect() and munmap(); the
+ * wait is counted by the system call it came from and by the waiting
+ * task's class.  A call that found no reader takes the lock at once and is
+ * only counted.
  */
+#include <linux/compat.h>
 #include <linux/mm_types.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/sched/rt.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
+#include <linux/unistd.h>
 
+#include <asm/syscall.h>
+
+#include "features.h"
 #include "filter.h"
 #include "lockwait.h"
 #include "stats.h"
@@ -95,4 +111,66 @@ void rs_lockwait_returned(struct mm_struct *mm, bool write, bool success)
 	}
 	if (ts.mine && ts.state == RS_ST_MMAP_LOCKED)
 		rs_count_fault_path(wait);
+}
+
+/* The system call the current task is in, as an RS_VMW_* caller. */
+static enum rs_vmw_caller rs_vmw_caller(void)
+{
+	long nr;
+
+	if ((current->flags & PF_KTHREAD) || in_compat_syscall())
+		return RS_VMW_other;
+	nr = syscall_get_nr(current, task_pt_regs(current));
+	switch (nr) {
+	case __NR_clone:
+	case __NR_clone3:
+#ifdef __NR_fork
+	case __NR_fork:
+#endif
+#ifdef __NR_vfork
+	case __NR_vfork:
+#endif
+		return RS_VMW_fork;
+	case __NR_mprotect:
+	case __NR_pkey_mprotect:
+		return RS_VMW_mprotect;
+	case __NR_munmap:
+		return RS_VMW_munmap;
+	default:
+		return RS_VMW_other;
+	}
+}
+
+int rs_vma_write_enter(void *data, unsigned long vma, unsigned long state,
+		       unsigned long unused)
+{
+	struct rs_vmw_data *d = data;
+
+	if (!rs_filter_match())
+		return 1;
+	rs_inc(rs_vmw_counters.calls);
+	d->waits = rs_vma_has_readers((struct vm_area_struct *)vma);
+	if (!d->waits)
+		return 1;
+	d->caller = rs_vmw_caller();
+	d->t0 = ktime_get_mono_fast_ns();
+	return 0;
+}
+
+void rs_vma_write_exit(void *data, unsigned long retval)
+{
+	const struct rs_vmw_counters *c = &rs_vmw_counters;
+	const struct rs_vmw_data *d = data;
+	enum rs_thread_class cls = rs_thread_class();
+	u64 wait = ktime_get_mono_fast_ns() - d->t0;
+
+	rs_inc(c->waited);
+	if ((int)retval)
+		rs_inc(c->failed);
+	rs_add(c->wait_ns, wait);
+	rs_inc(c->wait[rs_wait_bucket(wait)]);
+	rs_inc(c->by_caller[d->caller].acquire);
+	rs_add(c->by_caller[d->caller].wait_ns, wait);
+	rs_inc(c->by_class[cls].acquire);
+	rs_add(c->by_class[cls].wait_ns, wait);
 }

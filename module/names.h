@@ -25,6 +25,9 @@
  *   RS_WAIT_BUCKET_LIST    RS_WAIT_BUCKET(name): decade buckets of an
  *                          mmap_lock wait, the suffix of
  *                          mmap_lock_{read,write}_wait_<bucket>
+ *   RS_VMW_CALLER_LIST     RS_VMW_CALLER(name): the system call in which a
+ *                          VMA write lock waited for readers, the suffix of
+ *                          vma_write_lock_{waited,wait_ns}_<caller>
  *   RS_LAT_OUTCOME_LIST    RS_LAT_OUTCOME(name): how a timed fault ended,
  *                          the first column of debugfs "latency"
  *   RS_LAT_CAUSE_LIST      RS_LAT_CAUSE(name): which ->fault a timed fault
@@ -137,6 +140,34 @@
 	RS_COUNTER(fault_mmap_lock_acquire_high)			\
 	RS_COUNTER(fault_mmap_lock_acquire_normal)			\
 	RS_COUNTER(fault_mmap_lock_acquire_low)				\
+	RS_COUNTER(vma_write_lock_calls)				\
+	RS_COUNTER(vma_write_lock_waited)				\
+	RS_COUNTER(vma_write_lock_failed)				\
+	RS_COUNTER(vma_write_lock_wait_ns)				\
+	RS_COUNTER(vma_write_lock_wait_lt1us)				\
+	RS_COUNTER(vma_write_lock_wait_1_10us)				\
+	RS_COUNTER(vma_write_lock_wait_10_100us)			\
+	RS_COUNTER(vma_write_lock_wait_100us_1ms)			\
+	RS_COUNTER(vma_write_lock_wait_1_10ms)				\
+	RS_COUNTER(vma_write_lock_wait_10_100ms)			\
+	RS_COUNTER(vma_write_lock_wait_100ms_1s)			\
+	RS_COUNTER(vma_write_lock_wait_1s_plus)				\
+	RS_COUNTER(vma_write_lock_waited_fork)				\
+	RS_COUNTER(vma_write_lock_waited_mprotect)			\
+	RS_COUNTER(vma_write_lock_waited_munmap)			\
+	RS_COUNTER(vma_write_lock_waited_other)				\
+	RS_COUNTER(vma_write_lock_wait_ns_fork)				\
+	RS_COUNTER(vma_write_lock_wait_ns_mprotect)			\
+	RS_COUNTER(vma_write_lock_wait_ns_munmap)			\
+	RS_COUNTER(vma_write_lock_wait_ns_other)			\
+	RS_COUNTER(vma_write_lock_waited_rt)				\
+	RS_COUNTER(vma_write_lock_waited_high)				\
+	RS_COUNTER(vma_write_lock_waited_normal)			\
+	RS_COUNTER(vma_write_lock_waited_low)				\
+	RS_COUNTER(vma_write_lock_wait_ns_rt)				\
+	RS_COUNTER(vma_write_lock_wait_ns_high)				\
+	RS_COUNTER(vma_write_lock_wait_ns_normal)			\
+	RS_COUNTER(vma_write_lock_wait_ns_low)				\
 	RS_COUNTER(state_table_full))
 
 /*
@@ -179,6 +210,20 @@
 	RS_WAIT_BUCKET(10_100ms)					\
 	RS_WAIT_BUCKET(100ms_1s)					\
 	RS_WAIT_BUCKET(1s_plus))
+
+/*
+ * fork      clone(), clone3(), fork(), vfork(): dup_mmap() write-locks
+ *           every VMA of the parent
+ * mprotect  mprotect(), pkey_mprotect()
+ * munmap    munmap()
+ * other     any other system call (mmap over a mapping, mremap, madvise,
+ *           brk), a compat system call, or a kernel thread
+ */
+#define RS_VMW_CALLER_LIST RS_LIST(					\
+	RS_VMW_CALLER(fork)						\
+	RS_VMW_CALLER(mprotect)						\
+	RS_VMW_CALLER(munmap)						\
+	RS_VMW_CALLER(other))
 
 /*
  * first      the fault's first attempt finished it

@@ -11,13 +11,16 @@
  *   shmem_fault           return probe                 -
  *   lock_mm_and_find_vma  return probe                 return probe
  *   filemap_map_pages     return probe                 return probe
+ *   __vma_start_write     return probe                 return probe
  *
  * An entry hook is an ftrace_ops callback (a kprobe where ftrace cannot
  * take the symbol); a return probe is an fprobe (a kretprobe where fprobe
  * cannot).  lock_mm_and_find_vma() runs only on the mmap_lock fallback:
  * its return probe, which tells whether the arch handler went on to
  * handle_mm_fault() or gave up (no VMA, a fatal signal), costs nothing
- * on the common path.  Every wrapper below reads the arguments
+ * on the common path.  __vma_start_write() is not on the fault path at
+ * all: it is the VMA write lock of fork(), mprotect(), munmap() (the wait
+ * model in lockwait.c).  Every wrapper below reads the arguments
  * from its mechanism's registers and calls the model's handler, written
  * once on plain arguments (entry_model.c, return_model.c, io_fault.c);
  * a direct call, no indirect call on the fault path.
@@ -39,6 +42,7 @@
 #include "features.h"
 #include "filter.h"
 #include "io_fault.h"
+#include "lockwait.h"
 #include "probes.h"
 #include "return_model.h"
 #include "task_state.h"
@@ -51,6 +55,7 @@ enum rs_probe_id {
 	RS_P_SHMEM_FAULT,
 	RS_P_LOCK_MM,
 	RS_P_MAP_PAGES,
+	RS_P_VMA_WRITE,
 	RS_NR_PROBES
 };
 
@@ -177,6 +182,8 @@ RS_KRETPROBE(rs_shmem, RS_P_SHMEM_FAULT, rs_shmem_fault_enter,
 RS_KRETPROBE(rs_lock_mm, RS_P_LOCK_MM, rs_lock_mm_enter, rs_lock_mm_exit)
 RS_KRETPROBE(rs_map_pages, RS_P_MAP_PAGES, rs_map_pages_enter,
 	     rs_map_pages_exit)
+RS_KRETPROBE(rs_vma_write, RS_P_VMA_WRITE, rs_vma_write_enter,
+	     rs_vma_write_exit)
 
 #ifdef RS_HAVE_FPROBE_FREGS
 /* An fprobe entry handler @name##_fp_entry calling @enter; one hit of @id. */
@@ -216,6 +223,8 @@ RS_FPROBE_ENTRY(rs_lock_mm, RS_P_LOCK_MM, rs_lock_mm_enter)
 RS_FPROBE_EXIT(rs_lock_mm, rs_lock_mm_exit)
 RS_FPROBE_ENTRY(rs_map_pages, RS_P_MAP_PAGES, rs_map_pages_enter)
 RS_FPROBE_EXIT(rs_map_pages, rs_map_pages_exit)
+RS_FPROBE_ENTRY(rs_vma_write, RS_P_VMA_WRITE, rs_vma_write_enter)
+RS_FPROBE_EXIT(rs_vma_write, rs_vma_write_exit)
 #endif
 
 /* --- the table ------------------------------------------------------------ */
@@ -268,6 +277,8 @@ static struct rs_probe rs_probes[RS_NR_PROBES] = {
 		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
 	[RS_P_MAP_PAGES] = { "filemap_map_pages", false, true,
 		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
+	[RS_P_VMA_WRITE] = { "__vma_start_write", false, false,
+		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
 };
 
 /* The per-call data of a return probe's handlers. */
@@ -278,6 +289,7 @@ static const size_t rs_data_size[RS_NR_PROBES] = {
 	[RS_P_DO_SWAP_PAGE] = sizeof(struct rs_vmf_data),
 	[RS_P_SHMEM_FAULT] = sizeof(struct rs_vmf_data),
 	[RS_P_MAP_PAGES] = sizeof(struct rs_vmf_data),
+	[RS_P_VMA_WRITE] = sizeof(struct rs_vmw_data),
 };
 
 /* Each probe's handlers, by mechanism. */
@@ -293,6 +305,7 @@ static const struct rs_krp_handlers rs_krp_handlers[RS_NR_PROBES] = {
 	[RS_P_SHMEM_FAULT] = { rs_shmem_krp_entry, rs_shmem_krp_ret },
 	[RS_P_LOCK_MM] = { rs_lock_mm_krp_entry, rs_lock_mm_krp_ret },
 	[RS_P_MAP_PAGES] = { rs_map_pages_krp_entry, rs_map_pages_krp_ret },
+	[RS_P_VMA_WRITE] = { rs_vma_write_krp_entry, rs_vma_write_krp_ret },
 };
 
 /* kprobe handlers of the entry hooks */
@@ -314,6 +327,7 @@ static const struct rs_fp_handlers rs_fp_handlers[RS_NR_PROBES] = {
 	[RS_P_SHMEM_FAULT] = { rs_shmem_fp_entry, rs_shmem_fp_exit },
 	[RS_P_LOCK_MM] = { rs_lock_mm_fp_entry, rs_lock_mm_fp_exit },
 	[RS_P_MAP_PAGES] = { rs_map_pages_fp_entry, rs_map_pages_fp_exit },
+	[RS_P_VMA_WRITE] = { rs_vma_write_fp_entry, rs_vma_write_fp_exit },
 };
 #endif
 
@@ -369,6 +383,15 @@ static const char *rs_probe_type(const struct rs_probe *p)
 }
 
 /* Decided at build time by the Kbuild compile tests (module/conftest/). */
+static bool rs_vma_refcnt_available(void)
+{
+#ifdef RS_HAVE_VMA_REFCNT
+	return true;
+#else
+	return false;
+#endif
+}
+
 bool rs_fprobe_available(void)
 {
 #ifdef RS_HAVE_FPROBE_FREGS
@@ -561,7 +584,8 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 			continue;
 		}
 		(*wanted)++;
-		if (i == RS_P_LOCK_VMA && !RS_HAVE_PER_VMA_LOCK) {
+		if ((i == RS_P_LOCK_VMA && !RS_HAVE_PER_VMA_LOCK) ||
+		    (i == RS_P_VMA_WRITE && !rs_vma_refcnt_available())) {
 			p->err = -ENODEV;
 			continue;
 		}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Layer 1 (counters): the per-CPU counters, their names and the tables
- * that pick a counter by cause, lock mode and thread class.
+ * that pick a counter by cause, lock mode, thread class and caller.
  */
 #include <linux/minmax.h>
 #include <linux/mutex.h>
@@ -66,26 +66,54 @@ const struct rs_cause_counters rs_cause_counters[RS_NR_CAUSES] = {
 	},
 };
 
+/* The decade buckets @prefix_wait_<bucket> of a lock's waits. */
+#define RS_WAIT_BUCKETS(prefix) {					\
+	[RS_BUCKET_lt1us] = RS_##prefix##_wait_lt1us,			\
+	[RS_BUCKET_1_10us] = RS_##prefix##_wait_1_10us,			\
+	[RS_BUCKET_10_100us] = RS_##prefix##_wait_10_100us,		\
+	[RS_BUCKET_100us_1ms] = RS_##prefix##_wait_100us_1ms,		\
+	[RS_BUCKET_1_10ms] = RS_##prefix##_wait_1_10ms,			\
+	[RS_BUCKET_10_100ms] = RS_##prefix##_wait_10_100ms,		\
+	[RS_BUCKET_100ms_1s] = RS_##prefix##_wait_100ms_1s,		\
+	[RS_BUCKET_1s_plus] = RS_##prefix##_wait_1s_plus,		\
+}
+
 /* The counters mmap_lock_@mode_* of one lock mode (read or write). */
 #define RS_LOCK_COUNTERS(mode) {					\
 	.acquire = RS_mmap_lock_##mode##_acquire,			\
 	.trylock = RS_mmap_lock_##mode##_trylock,			\
 	.failed = RS_mmap_lock_##mode##_failed,				\
 	.wait_ns = RS_mmap_lock_##mode##_wait_ns,			\
-	.wait = {							\
-		[RS_BUCKET_lt1us] = RS_mmap_lock_##mode##_wait_lt1us,	\
-		[RS_BUCKET_1_10us] = RS_mmap_lock_##mode##_wait_1_10us,	\
-		[RS_BUCKET_10_100us] = RS_mmap_lock_##mode##_wait_10_100us, \
-		[RS_BUCKET_100us_1ms] = RS_mmap_lock_##mode##_wait_100us_1ms, \
-		[RS_BUCKET_1_10ms] = RS_mmap_lock_##mode##_wait_1_10ms,	\
-		[RS_BUCKET_10_100ms] = RS_mmap_lock_##mode##_wait_10_100ms, \
-		[RS_BUCKET_100ms_1s] = RS_mmap_lock_##mode##_wait_100ms_1s, \
-		[RS_BUCKET_1s_plus] = RS_mmap_lock_##mode##_wait_1s_plus, \
-	},								\
+	.wait = RS_WAIT_BUCKETS(mmap_lock_##mode),			\
 }
 
 const struct rs_lock_counters rs_lock_counters_read = RS_LOCK_COUNTERS(read);
 const struct rs_lock_counters rs_lock_counters_write = RS_LOCK_COUNTERS(write);
+
+/* vma_write_lock_waited_@by and vma_write_lock_wait_ns_@by */
+#define RS_VMW_BY(by) {							\
+	RS_vma_write_lock_waited_##by, RS_vma_write_lock_wait_ns_##by	\
+}
+
+const struct rs_vmw_counters rs_vmw_counters = {
+	.calls = RS_vma_write_lock_calls,
+	.waited = RS_vma_write_lock_waited,
+	.failed = RS_vma_write_lock_failed,
+	.wait_ns = RS_vma_write_lock_wait_ns,
+	.wait = RS_WAIT_BUCKETS(vma_write_lock),
+	.by_caller = {
+		[RS_VMW_fork] = RS_VMW_BY(fork),
+		[RS_VMW_mprotect] = RS_VMW_BY(mprotect),
+		[RS_VMW_munmap] = RS_VMW_BY(munmap),
+		[RS_VMW_other] = RS_VMW_BY(other),
+	},
+	.by_class = {
+		[RS_CLASS_rt] = RS_VMW_BY(rt),
+		[RS_CLASS_high] = RS_VMW_BY(high),
+		[RS_CLASS_normal] = RS_VMW_BY(normal),
+		[RS_CLASS_low] = RS_VMW_BY(low),
+	},
+};
 
 const struct rs_class_counters rs_class_counters[RS_NR_CLASSES] = {
 	[RS_CLASS_rt] = {

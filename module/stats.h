@@ -53,6 +53,15 @@ enum rs_wait_bucket {
 
 #undef RS_WAIT_BUCKET
 
+/* The system call a VMA write lock waited in (lockwait.c). */
+#define RS_VMW_CALLER(name) RS_VMW_##name,
+enum rs_vmw_caller {
+	RS_VMW_CALLER_LIST
+	RS_NR_VMW_CALLERS
+};
+
+#undef RS_VMW_CALLER
+
 /* How a fault the latency model timed ended, and its ->fault (latency.c) */
 #define RS_LAT_OUTCOME(name) RS_LAT_##name,
 enum rs_lat_outcome {
@@ -129,6 +138,20 @@ struct rs_class_counters {
 };
 
 extern const struct rs_class_counters rs_class_counters[RS_NR_CLASSES];
+
+/*
+ * The VMA write lock's counters (vma_write_lock_*): the calls, those that
+ * waited for readers (and failed: a fatal signal), their time, its decade
+ * bucket, and the waits by system call and by the waiting task's class.
+ */
+struct rs_vmw_counters {
+	enum rs_counter calls, waited, failed, wait_ns;
+	enum rs_counter wait[RS_NR_BUCKETS];
+	struct rs_class_counters by_caller[RS_NR_VMW_CALLERS];
+	struct rs_class_counters by_class[RS_NR_CLASSES];
+};
+
+extern const struct rs_vmw_counters rs_vmw_counters;
 
 struct rs_stats {
 	u64 c[RS_NR_COUNTERS + 1];	/* c[RS_NO_COUNTER]: a sink, never shown */

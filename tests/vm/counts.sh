@@ -18,8 +18,10 @@
 # In each, the module's mmap_lock acquisitions equal those of the same
 # interval's mmap_lock trace events (the tracepoints' prototype differs
 # between 6.12 and 7.3).
+#   vmawrite mprotect() and fork() while a fault reads a cold page of the
+#            VMA: the VMA write lock's waits (all of them on no-drop)
 # CASES: some of "threads signal efault truncate reset widen uffd cowfirst
-# dropsite" (default: all).  truncate and dropsite need the swap disk
+# dropsite vmawrite" (default: all).  truncate and dropsite need the swap disk
 # (--swap-disk), used as a scratch disk (dropsite puts a swap file on it).
 # Needs rs-edgecase on PATH and the test disk at /mnt/disk.
 set -u
@@ -285,6 +287,47 @@ cases() {
 			check "$tag: $cnt reached ($(m "$cnt") in 20 rounds)" [ "$(m "$cnt")" -ge 1 ]
 		fi
 	done
+
+	# mprotect() or fork() write-locks a VMA while another thread's fault
+	# on it reads a cold page (rs-edgecase vmawrite): the waits add up by
+	# caller and by class; on no-drop, whose fault holds the VMA lock
+	# across the read, the write locks wait for it.
+	tag=$be.vmawrite
+	vmw_probe=$(awk '$1 == "__vma_start_write" { print $3 }' "$RS_DBG/probes")
+	if want vmawrite && [ "$vmw_probe" != on ]; then
+		ok "$tag # SKIP __vma_start_write not probed: $(sed -n 's/^#   __vma_start_write: //p' "$RS_DBG/probes")"
+	elif want vmawrite && run "$tag" vmawrite --loops 20; then
+		# not same_counts: /proc/vmstat also counts the fork children's
+		# faults, which the filter (this tgid) leaves out, and getrusage
+		# the parent's kernel-mode faults on the pages fork() made
+		# copy-on-write, which are not FAULT_FLAG_USER faults
+		check "$tag: module vma_lock_retry ($(m vma_lock_retry)) = /proc/vmstat's ($(k vma_lock_retry))" \
+			[ "$(m vma_lock_retry)" = "$(k vma_lock_retry)" ]
+		check "$tag: module major_faults ($(m major_faults)) = getrusage majflt ($(ru majflt))" \
+			[ "$(m major_faults)" = "$(ru majflt)" ]
+		w=$(m vma_write_lock_waited) ns=$(m vma_write_lock_wait_ns)
+		bc=0 bcn=0 bk=0 bkn=0 bb=0
+		for c in fork mprotect munmap other; do
+			bc=$((bc + $(m vma_write_lock_waited_$c))) bcn=$((bcn + $(m vma_write_lock_wait_ns_$c)))
+		done
+		for c in rt high normal low; do
+			bk=$((bk + $(m vma_write_lock_waited_$c))) bkn=$((bkn + $(m vma_write_lock_wait_ns_$c)))
+		done
+		for b in lt1us 1_10us 10_100us 100us_1ms 1_10ms 10_100ms 100ms_1s 1s_plus; do
+			bb=$((bb + $(m vma_write_lock_wait_$b)))
+		done
+		check "$tag: waits ($w) = by caller ($bc) = by class ($bk) = by bucket ($bb); <= calls ($(m vma_write_lock_calls))" \
+			[ "$w" = "$bc" -a "$w" = "$bk" -a "$w" = "$bb" -a "$w" -le "$(m vma_write_lock_calls)" ]
+		check "$tag: wait time ($ns ns) = by caller ($bcn) = by class ($bkn)" [ "$ns" = "$bcn" -a "$ns" = "$bkn" ]
+		mp=$(m vma_write_lock_waited_mprotect) fk=$(m vma_write_lock_waited_fork)
+		seen="mprotect $mp of $(ru rounds_mprotect) rounds ($(ru after_fault_mprotect) returned after the fault), fork $fk of $(ru rounds_fork) ($(ru after_fault_fork))"
+		if [ "$variant" = no-drop ]; then
+			check "$tag: no-drop: the write locks waited for the fault's I/O: $seen" \
+				[ "$mp" -ge 1 -a "$fk" -ge 1 ]
+		else
+			ok "$tag: $variant: write-lock waits: $seen, $ns ns"
+		fi
+	fi
 
 	# A fallback whose lock_mm_and_find_vma() finds no VMA ends there: the
 	# mmap() and munmap() calls after it are not fault-path acquisitions.

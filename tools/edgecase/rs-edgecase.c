@@ -24,6 +24,10 @@
  *   dropsite rounds that each reach one place where filemap_fault() or
  *            do_swap_page() drops the lock (--site): the module's
  *            filemap_retry_<site> and swap_retry_<site> counters
+ *   vmawrite rounds in which mprotect() or fork() write-locks a VMA while
+ *            another thread's fault on it reads a cold page: where the
+ *            fault holds the VMA lock across its I/O (no-drop), the write
+ *            lock waits for it (vma_write_lock_*)
  *
  * The measured interval is bracketed by --snap SRC=DST copies, read with
  * the process's memory locked (as rs-snap does) to DST.before and
@@ -47,6 +51,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -908,6 +913,109 @@ static int ec_dropsite_run(const struct ec_opts *o)
 	return 0;
 }
 
+/* --- vmawrite -------------------------------------------------------------- */
+
+#define EC_VMW_DELAY_US	300	/* from the reader's touch to the write lock */
+
+enum ec_vmw_op { EC_VMW_MPROTECT, EC_VMW_FORK, EC_NR_VMW_OPS };
+
+static const char * const ec_vmw_ops[EC_NR_VMW_OPS] = {
+	[EC_VMW_MPROTECT] = "mprotect", [EC_VMW_FORK] = "fork",
+};
+
+struct ec_vmw {
+	volatile const char *map;
+	atomic_int touching, done;
+	long sum;
+};
+
+static void *ec_vmw_reader(void *arg)
+{
+	struct ec_vmw *v = arg;
+
+	atomic_store(&v->touching, 1);
+	v->sum += v->map[0];
+	atomic_store(&v->done, 1);
+	return NULL;
+}
+
+/* The write-locking call of @op on the VMA at @p; the child of fork() exits. */
+static void ec_vmw_op(enum ec_vmw_op op, volatile const char *p, size_t size,
+		      long round)
+{
+	pid_t pid;
+
+	if (op == EC_VMW_MPROTECT) {
+		if (mprotect((void *)p, size, round & 2 ? PROT_READ :
+			     PROT_READ | PROT_WRITE))
+			ec_die("mprotect");
+		return;
+	}
+	pid = fork();
+	if (pid < 0)
+		ec_die("fork");
+	if (!pid)
+		_exit(0);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * One round: a reader thread touches the first page of a cold private
+ * mapping (MADV_RANDOM: a synchronous read), and EC_VMW_DELAY_US later
+ * this thread write-locks its VMA.  Returns whether the call returned
+ * after the reader's fault had finished: it waited for it.
+ */
+static int ec_vmw_round(const struct ec_opts *o, enum ec_vmw_op op, long round)
+{
+	size_t size = (size_t)EC_RA_MARK_PAGES * ec_page;
+	struct ec_vmw v = { .touching = 0 };
+	struct timespec t0;
+	pthread_t tid;
+	int fd = open(o->file, O_RDONLY), after;
+
+	if (fd < 0)
+		ec_die(o->file);
+	ec_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED, "posix_fadvise(DONTNEED)");
+	v.map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (v.map == MAP_FAILED)
+		ec_die("mmap");
+	ec_madvise(v.map, size, MADV_RANDOM, "madvise(MADV_RANDOM)");
+	errno = pthread_create(&tid, NULL, ec_vmw_reader, &v);
+	if (errno)
+		ec_die("pthread_create");
+	while (!atomic_load(&v.touching))
+		;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (ec_elapsed_us(&t0) < EC_VMW_DELAY_US)
+		;
+	ec_vmw_op(op, v.map, size, round);
+	after = atomic_load(&v.done);
+	pthread_join(tid, NULL);
+	munmap((void *)v.map, size);
+	close(fd);
+	return after;
+}
+
+static int ec_vmawrite_run(const struct ec_opts *o)
+{
+	long rounds[EC_NR_VMW_OPS] = { 0 }, after[EC_NR_VMW_OPS] = { 0 };
+
+	ec_mark(o, 0);
+	for (long r = 0; r < o->loops; r++) {
+		enum ec_vmw_op op = r % EC_NR_VMW_OPS;
+
+		rounds[op]++;
+		after[op] += ec_vmw_round(o, op, r / EC_NR_VMW_OPS);
+	}
+	ec_mark(o, 1);
+	for (int i = 0; i < EC_NR_VMW_OPS; i++)
+		printf("rounds_%s=%ld\nafter_fault_%s=%ld\n", ec_vmw_ops[i],
+		       rounds[i], ec_vmw_ops[i], after[i]);
+	ec_report(o);
+	return 0;
+}
+
 /* --- command line ---------------------------------------------------------- */
 
 static const struct ec_case {
@@ -931,6 +1039,8 @@ static const struct ec_case {
 	  "first write to --loops private maps of --file's cached page, mmap_lock contended" },
 	{ "dropsite", ec_dropsite_run,
 	  "--loops rounds that reach where a fault drops its lock (--site)" },
+	{ "vmawrite", ec_vmawrite_run,
+	  "--loops rounds: mprotect() or fork() while a fault reads the VMA's page" },
 };
 
 static void ec_usage(FILE *f)
@@ -948,7 +1058,8 @@ static void ec_usage(FILE *f)
 		   "  --pages N          signal, uffd: pages to read (default 2000)\n"
 		   "  --interval-us N    signal: between signals, 1..1000000 (default 100)\n"
 		   "  --loops N          efault: mmap/munmap cycles; truncate: rounds;\n"
-		   "                     cowfirst: mappings written (default 1000)\n"
+		   "                     cowfirst: mappings written; vmawrite: rounds,\n"
+		   "                     mprotect and fork in turn (default 1000)\n"
 		   "  --write PATH=VALUE reset: write VALUE to PATH (%%p: the pid), between\n"
 		   "                     the .before and .mid snapshots\n"
 		   "  --at-ms N          reset: after N ms of faulting, then as long\n"
@@ -965,7 +1076,8 @@ static void ec_usage(FILE *f)
 		   "  rs-edgecase reset --threads 64 --write /sys/kernel/debug/retryscope/reset=1\n"
 		   "  rs-edgecase uffd --pages 500\n"
 		   "  rs-edgecase cowfirst --loops 2000 --file /mnt/disk/data.bin\n"
-		   "  rs-edgecase dropsite --site locked_folio --loops 50\n",
+		   "  rs-edgecase dropsite --site locked_folio --loops 50\n"
+		   "  rs-edgecase vmawrite --loops 40\n",
 		EC_MAX_SNAPS);
 }
 
