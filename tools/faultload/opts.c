@@ -31,7 +31,7 @@ enum opt_id {
 	O_THREADS, O_DURATION, O_PASSES, O_FILE, O_SIZE, O_SWAP_SIZE,
 	O_SWAP_THREADS, O_JSON, O_SEED, O_DROP, O_NO_DROP, O_MADV, O_ORDER,
 	O_KIND, O_FORK_INTERVAL, O_HI_PAGES, O_HI_INTERVAL, O_WRITER_SIZE,
-	O_WRITER_PAUSE, O_CPU_THREADS, O_MEMCG_MAX, O_MEMCG_SWAP_MAX, O_QUIET, O_HELP, O_LIST,
+	O_WRITER_PAUSE, O_CPU_THREADS, O_IDLE_THREADS, O_VMAS, O_MEMCG_MAX, O_MEMCG_SWAP_MAX, O_QUIET, O_HELP, O_LIST,
 	O_COUNT
 };
 
@@ -39,12 +39,15 @@ enum opt_id {
 
 #define S_FILEIO	(SC_BIT(SC_FILE_MAJOR) | SC_BIT(SC_CONTENDED) | \
 			 SC_BIT(SC_UI_INVERSION) | SC_BIT(SC_SAME_PAGES) | \
-			 SC_BIT(SC_FORK_DURING_IO) | SC_BIT(SC_THRASH))
+			 SC_BIT(SC_FORK_DURING_IO) | SC_BIT(SC_THRASH) | \
+			 SC_BIT(SC_FORK_AT_SCALE))
 #define S_PASSES	(SC_BIT(SC_FILE_MAJOR) | SC_BIT(SC_SWAP_IN) | \
 			 SC_BIT(SC_CONTENDED) | SC_BIT(SC_SAME_PAGES) | \
 			 SC_BIT(SC_MINOR) | SC_BIT(SC_THRASH))
 #define S_WRITER	(SC_BIT(SC_CONTENDED) | SC_BIT(SC_UI_INVERSION))
-#define S_SWAP		(SC_BIT(SC_CONTENDED) | SC_BIT(SC_UI_INVERSION))
+#define S_SWAP		(SC_BIT(SC_CONTENDED) | SC_BIT(SC_UI_INVERSION) | \
+			 SC_BIT(SC_FORK_AT_SCALE))
+#define S_FORK		(SC_BIT(SC_FORK_DURING_IO) | SC_BIT(SC_FORK_AT_SCALE))
 #define S_NONE		0u
 
 static const struct optdef {
@@ -95,7 +98,7 @@ static const struct optdef {
 		"random: a --seed shuffle (same-pages: shared)" },
 	[O_KIND] = { "kind", "anon|file", SC_BIT(SC_MINOR),
 		"anonymous memory (default) or cached file pages" },
-	[O_FORK_INTERVAL] = { "fork-interval", "MS", SC_BIT(SC_FORK_DURING_IO),
+	[O_FORK_INTERVAL] = { "fork-interval", "MS", S_FORK,
 		"milliseconds between fork() calls (default 50)" },
 	[O_HI_PAGES] = { "hi-pages", "N", SC_BIT(SC_UI_INVERSION),
 		"pages fl-hi maps fresh and touches per frame\n"
@@ -110,6 +113,12 @@ static const struct optdef {
 	[O_CPU_THREADS] = { "cpu-threads", "N", SC_BIT(SC_UI_INVERSION),
 		"fl-cpu spinners at nice 0 (default: one per\n"
 		"online CPU; 0: none)" },
+	[O_IDLE_THREADS] = { "idle-threads", "N", SC_BIT(SC_FORK_AT_SCALE),
+		"fl-idle threads that only sleep, as most of\n"
+		"a large app's do (default 240)" },
+	[O_VMAS] = { "vmas", "N", SC_BIT(SC_FORK_AT_SCALE),
+		"extra one-page VMAs, unmergeable, 0..60000\n"
+		"(default 4000; vm.max_map_count bounds it)" },
 	[O_MEMCG_MAX] = { "memcg-max", "BYTES", SC_ALL,
 		"run in a child cgroup v2 with this memory.max\n"
 		"(memory pressure: pages reclaimed mid-run)" },
@@ -360,6 +369,14 @@ static int set_value(struct fl_opts *o, int id, const char *arg)
 		ret = get_uint(id, arg, 0, MAX_THREADS, &v);
 		o->cpu_threads = (unsigned int)v;
 		return ret;
+	case O_IDLE_THREADS:
+		ret = get_uint(id, arg, 0, MAX_THREADS, &v);
+		o->idle_threads = (unsigned int)v;
+		return ret;
+	case O_VMAS:
+		ret = get_uint(id, arg, 0, 60000, &v);
+		o->vmas = (unsigned int)v;
+		return ret;
 	case O_QUIET:
 		o->quiet = 1;
 		return 0;
@@ -404,6 +421,8 @@ static void set_defaults(struct fl_opts *o)
 	o->hi_interval_ms = 4;
 	o->writer_size = 64ull << 10;
 	o->writer_pause_ms = 0;
+	o->idle_threads = 240;
+	o->vmas = 4000;
 	o->fd = -1;
 }
 

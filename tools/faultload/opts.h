@@ -26,8 +26,8 @@ struct fl_opts {
 	const char *file;
 	uint64_t size;			/* bytes, a multiple of the page size */
 	const char *size_arg;		/* --size as given, for messages */
-	uint64_t swap_size;		/* contended: the swap-in part */
-	unsigned int swap_threads;	/* contended: 0 leaves the swap part out */
+	uint64_t swap_size;		/* contended, ui-inversion, fork-at-scale: the swap part */
+	unsigned int swap_threads;	/* ... its threads; 0 leaves it out */
 	const char *json;		/* "-": stdout */
 	uint64_t seed;
 	int drop_caches;
@@ -39,6 +39,8 @@ struct fl_opts {
 	unsigned int hi_pages;
 	double hi_interval_ms;
 	unsigned int cpu_threads;	/* ui-inversion; set to the online CPUs unless given */
+	unsigned int idle_threads;	/* fork-at-scale: sleeping threads */
+	unsigned int vmas;		/* fork-at-scale: extra one-page VMAs */
 	uint64_t writer_size;
 	double writer_pause_ms;
 	uint64_t memcg_max;		/* 0: no cgroup of our own */

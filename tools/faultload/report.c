@@ -158,6 +158,8 @@ static struct json_object *options_json(const struct fl_opts *o)
 		OPT("memcg-swap-max", "memcg_swap_max", juint((uint64_t)o->memcg_swap_max));
 	OPT("writer-pause", "writer_pause_ms", jdouble(o->writer_pause_ms, 3));
 	OPT("cpu-threads", "cpu_threads", juint(o->cpu_threads));
+	OPT("idle-threads", "idle_threads", juint(o->idle_threads));
+	OPT("vmas", "vmas", juint(o->vmas));
 #undef OPT
 	return j;
 }

@@ -15,6 +15,7 @@ const struct fl_scenario *const fl_scenarios[] = {
 	[SC_FORK_DURING_IO]	= &fl_sc_fork_during_io,
 	[SC_MINOR]		= &fl_sc_minor,
 	[SC_THRASH]		= &fl_sc_thrash,
+	[SC_FORK_AT_SCALE]	= &fl_sc_fork_at_scale,
 	[SC_COUNT]		= NULL,
 };
 

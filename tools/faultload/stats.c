@@ -19,6 +19,7 @@ static const struct {
 	[FL_CLASS_WRITER]	= { "writer",	"fl-writer",	0 },
 	[FL_CLASS_FORK]		= { "fork",	"fl-main",	0 },
 	[FL_CLASS_CPU]		= { "cpu",	"fl-cpu",	0 },
+	[FL_CLASS_IDLE]		= { "idle",	"fl-idle",	0 },
 };
 
 const char *fl_class_name(enum fl_class c)

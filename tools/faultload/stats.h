@@ -24,6 +24,7 @@ enum fl_class {
 	FL_CLASS_WRITER,	/* mmap_lock writer: ops are write cycles */
 	FL_CLASS_FORK,		/* fork() calls by the main thread */
 	FL_CLASS_CPU,		/* CPU-bound spinners: ops are 1 ms slices */
+	FL_CLASS_IDLE,		/* threads that only sleep (an app's many) */
 	FL_NCLASSES
 };
 

@@ -34,6 +34,8 @@ void fl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The system page size. */
 size_t fl_page_size(void);
+/* The lines of /proc/self/maps: this process's VMAs (-1: unreadable). */
+long fl_count_vmas(void);
 
 /* splitmix64: a full-period 64-bit mixer; *state advances. */
 uint64_t fl_rand(uint64_t *state);
