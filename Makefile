@@ -7,7 +7,7 @@
 SHELL := /bin/bash
 BASE ?= 7.3
 KDIR ?= $(CURDIR)/build/obj/$(BASE)-stock-x86_64
-VARIANTS ?= stock rfc v2 anon-only
+VARIANTS ?= stock rfc v2 anon-only retry-hard no-drop
 
 .PHONY: all setup kernels module tools check check-debug compare bench check-arches check-series clean help
 

@@ -27,7 +27,7 @@
 #   latency              the module's per-fault latency histogram (debugfs)
 #   record.log           faultload's and trace-cmd extract's output
 #   meta                 kernel, release, cpu_model, scenario, workload, run,
-#                        args (key=value)
+#                        args, read_ahead_kb (key=value)
 #   guest-status         written last, when the run is over (key=value):
 #                        result=ok|lossy|failed, reason=<one line, empty
 #                        for ok>, faultload_rc=N, probe_nmissed=N (when the
@@ -35,6 +35,9 @@
 #                        not finish.  scripts/capture writes status from it
 #                        (adding trace losses, read on the host) and
 #                        meta.host; the guest writes neither.
+# /out/read-ahead-kb (scripts/capture --read-ahead-kb): the data disk's
+# read_ahead_kb, set once before the runs; a run whose ARGs have their own
+# --read-ahead-kb has that one (faultload sets it and puts it back).
 # /out/crash-at (a test hook of scripts/capture --crash-at): "LABEL N": the
 # guest crashes itself (sysrq c) one second into that run.
 # /out/fail-at (scripts/capture --fail-at): "LABEL N": faultload is killed
@@ -65,6 +68,17 @@ if ! trace-cmd start -b 65536 -e retryscope -e mmap_lock -e filemap:mm_filemap_f
 	exit 1
 fi
 echo 0 >"$T/tracing_on"
+# the lab's readahead, on the block device of /mnt/disk (the data disk)
+ra_dev=$(awk '$2 == "/mnt/disk" { sub("^/dev/", "", $1); print $1 }' /proc/mounts)
+ra_file=/sys/block/$ra_dev/queue/read_ahead_kb
+ra_lab=$(cat /out/read-ahead-kb 2>/dev/null)
+if [ -n "$ra_lab" ]; then
+	if [ -z "$ra_dev" ] || ! echo "$ra_lab" >"$ra_file"; then
+		echo "capture: cannot set read_ahead_kb $ra_lab on the data disk ('$ra_dev')" >&2
+		exit 1
+	fi
+fi
+ra_lab=$(cat "$ra_file" 2>/dev/null)
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 rc=0
 # The runs come on fd 3: nothing a run starts reads the list.
@@ -75,6 +89,14 @@ while read -r label scen n args <&3; do
 	fi
 	rm -rf "$d"
 	mkdir -p "$d"
+	# the run's readahead: its own --read-ahead-kb, else the lab's
+	ra=$ra_lab
+	# shellcheck disable=SC2086 # $args is a list of options
+	set -- $args
+	while [ $# -gt 0 ]; do
+		[ "$1" = --read-ahead-kb ] && [ $# -ge 2 ] && ra=$2
+		shift
+	done
 	{
 		echo "kernel=$kernel"
 		echo "release=$(uname -r)"
@@ -83,6 +105,7 @@ while read -r label scen n args <&3; do
 		echo "workload=$scen"
 		echo "run=$n"
 		echo "args=$args"
+		echo "read_ahead_kb=$ra"
 	} >"$d/meta"
 	echo 1 >"$dbg/reset"
 	echo "capture: $kernel $label run $n" >&2

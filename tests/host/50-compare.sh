@@ -47,6 +47,14 @@ for v in stock patched; do
 	check "$v: trace.dat of file-major opens with libtracecmd (rs-trace)" \
 		test -s "$res/$id/$v/file-major/1/trace.json"
 done
+# The lab's readahead (scripts/capture --read-ahead-kb, default 256): in
+# the run's meta, and what faultload found on the disk during the run.
+r=$res/$id/stock/file-major/1
+ra_meta=$(status_get "$r/meta" read_ahead_kb)
+ra_run=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["setup"].get("read_ahead_kb"))' \
+	"$r/workload.json" 2>/dev/null)
+check "stock file-major: read_ahead_kb 256 in meta ($ra_meta) and in the run (faultload: $ra_run)" \
+	test "$ra_meta" = 256 -a "$ra_run" = 256
 # Per-fault latency (issue 16): each fault the module timed is one row
 # count in the run's latency file, one retryscope_fault_done event, and one
 # slice on its thread's fault track in trace.perfetto.json, named by its

@@ -17,6 +17,7 @@
 
 #include "memcg.h"
 #include "opts.h"
+#include "readahead.h"
 #include "report.h"
 #include "run.h"
 #include "scenario.h"
@@ -25,7 +26,9 @@
 int main(int argc, char **argv)
 {
 	struct fl_memcg memcg = { .path = "" };
+	struct fl_readahead ra = { .was = -1 };
 	struct fl_result *res;
+	long ra_kb = -1;
 	struct fl_opts o;
 	int ret, exit_now;
 
@@ -50,7 +53,14 @@ int main(int argc, char **argv)
 		fl_opts_close(&o);
 		return FL_EXIT_FAIL;
 	}
-	ret = o.sc->run(&o, res);
+	/* File scenarios: the readahead the run had (setup.read_ahead_kb). */
+	if (fl_opt_applies(&o, "read-ahead-kb")) {
+		ra_kb = fl_readahead_set(&ra, o.file, o.read_ahead_kb);
+		if (ra_kb >= 0)
+			fl_result_setup_int(res, "read_ahead_kb", ra_kb);
+	}
+	ret = ra_kb == -2 ? FL_EXIT_FAIL : o.sc->run(&o, res);
+	fl_readahead_restore(&ra);
 	fl_memcg_leave(&memcg);
 	if (!ret) {
 		if (!o.quiet)

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ enum opt_id {
 	O_THREADS, O_DURATION, O_PASSES, O_FILE, O_SIZE, O_SWAP_SIZE,
 	O_SWAP_THREADS, O_JSON, O_SEED, O_DROP, O_NO_DROP, O_MADV, O_ORDER,
 	O_KIND, O_FORK_INTERVAL, O_HI_PAGES, O_HI_INTERVAL, O_WRITER_SIZE,
-	O_WRITER_PAUSE, O_CPU_THREADS, O_IDLE_THREADS, O_VMAS, O_MEMCG_MAX, O_MEMCG_SWAP_MAX, O_QUIET, O_HELP, O_LIST,
+	O_WRITER_PAUSE, O_CPU_THREADS, O_IDLE_THREADS, O_VMAS, O_READ_AHEAD_KB, O_MEMCG_MAX, O_MEMCG_SWAP_MAX, O_QUIET, O_HELP, O_LIST,
 	O_COUNT
 };
 
@@ -119,6 +120,10 @@ static const struct optdef {
 	[O_VMAS] = { "vmas", "N", SC_BIT(SC_FORK_AT_SCALE),
 		"extra one-page VMAs, unmergeable, 0..60000\n"
 		"(default 4000; vm.max_map_count bounds it)" },
+	[O_READ_AHEAD_KB] = { "read-ahead-kb", "KB", S_FILEIO,
+		"read_ahead_kb of --file's block device for the\n"
+		"run, restored after (phones: 128-512; default:\n"
+		"left as it is); JSON setup.read_ahead_kb" },
 	[O_MEMCG_MAX] = { "memcg-max", "BYTES", SC_ALL,
 		"run in a child cgroup v2 with this memory.max\n"
 		"(memory pressure: pages reclaimed mid-run)" },
@@ -298,16 +303,34 @@ static int set_word(struct fl_opts *o, int id, const char *arg)
 	return usage_err("internal error: option id %d", id);
 }
 
+/* The options that are a count of threads, pages or VMAs. */
+static int set_count(struct fl_opts *o, int id, const char *arg)
+{
+	static const struct {
+		size_t off;
+		uint64_t lo, hi;
+	} counts[O_COUNT] = {
+		[O_THREADS] = { offsetof(struct fl_opts, threads), 1, MAX_THREADS },
+		[O_SWAP_THREADS] = { offsetof(struct fl_opts, swap_threads), 0, MAX_THREADS },
+		[O_HI_PAGES] = { offsetof(struct fl_opts, hi_pages), 1, 65536 },
+		[O_CPU_THREADS] = { offsetof(struct fl_opts, cpu_threads), 0, MAX_THREADS },
+		[O_IDLE_THREADS] = { offsetof(struct fl_opts, idle_threads), 0, MAX_THREADS },
+		[O_VMAS] = { offsetof(struct fl_opts, vmas), 0, 60000 },
+	};
+	uint64_t v;
+	int ret = get_uint(id, arg, counts[id].lo, counts[id].hi, &v);
+
+	if (!ret)
+		*(unsigned int *)((char *)o + counts[id].off) = (unsigned int)v;
+	return ret;
+}
+
 static int set_value(struct fl_opts *o, int id, const char *arg)
 {
 	uint64_t v;
 	int ret;
 
 	switch (id) {
-	case O_THREADS:
-		ret = get_uint(id, arg, 1, MAX_THREADS, &v);
-		o->threads = (unsigned int)v;
-		return ret;
 	case O_DURATION:
 		return get_double(id, arg, 0, 1, MAX_DURATION, &o->duration);
 	case O_PASSES:
@@ -322,10 +345,6 @@ static int set_value(struct fl_opts *o, int id, const char *arg)
 		return get_size(id, arg, &o->size);
 	case O_SWAP_SIZE:
 		return get_size(id, arg, &o->swap_size);
-	case O_SWAP_THREADS:
-		ret = get_uint(id, arg, 0, MAX_THREADS, &v);
-		o->swap_threads = (unsigned int)v;
-		return ret;
 	case O_JSON:
 		if (!*arg)
 			return usage_err("--json: empty path");
@@ -345,10 +364,6 @@ static int set_value(struct fl_opts *o, int id, const char *arg)
 		return set_word(o, id, arg);
 	case O_FORK_INTERVAL:
 		return get_double(id, arg, 0, 1, 60000, &o->fork_interval_ms);
-	case O_HI_PAGES:
-		ret = get_uint(id, arg, 1, 65536, &v);
-		o->hi_pages = (unsigned int)v;
-		return ret;
 	case O_HI_INTERVAL:
 		return get_double(id, arg, 0, 1, 10000, &o->hi_interval_ms);
 	case O_MEMCG_MAX:
@@ -365,17 +380,16 @@ static int set_value(struct fl_opts *o, int id, const char *arg)
 		return ret;
 	case O_WRITER_PAUSE:
 		return get_double(id, arg, 0, 0, 10000, &o->writer_pause_ms);
+	case O_THREADS:
+	case O_SWAP_THREADS:
+	case O_HI_PAGES:
 	case O_CPU_THREADS:
-		ret = get_uint(id, arg, 0, MAX_THREADS, &v);
-		o->cpu_threads = (unsigned int)v;
-		return ret;
 	case O_IDLE_THREADS:
-		ret = get_uint(id, arg, 0, MAX_THREADS, &v);
-		o->idle_threads = (unsigned int)v;
-		return ret;
 	case O_VMAS:
-		ret = get_uint(id, arg, 0, 60000, &v);
-		o->vmas = (unsigned int)v;
+		return set_count(o, id, arg);
+	case O_READ_AHEAD_KB:
+		ret = get_uint(id, arg, 0, 1u << 20, &v);
+		o->read_ahead_kb = (long)v;
 		return ret;
 	case O_QUIET:
 		o->quiet = 1;
@@ -423,6 +437,7 @@ static void set_defaults(struct fl_opts *o)
 	o->writer_pause_ms = 0;
 	o->idle_threads = 240;
 	o->vmas = 4000;
+	o->read_ahead_kb = -1;
 	o->fd = -1;
 }
 

@@ -41,6 +41,7 @@ struct fl_opts {
 	unsigned int cpu_threads;	/* ui-inversion; set to the online CPUs unless given */
 	unsigned int idle_threads;	/* fork-at-scale: sleeping threads */
 	unsigned int vmas;		/* fork-at-scale: extra one-page VMAs */
+	long read_ahead_kb;		/* -1: left as it is */
 	uint64_t writer_size;
 	double writer_pause_ms;
 	uint64_t memcg_max;		/* 0: no cgroup of our own */

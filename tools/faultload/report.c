@@ -160,6 +160,8 @@ static struct json_object *options_json(const struct fl_opts *o)
 	OPT("cpu-threads", "cpu_threads", juint(o->cpu_threads));
 	OPT("idle-threads", "idle_threads", juint(o->idle_threads));
 	OPT("vmas", "vmas", juint(o->vmas));
+	if (o->read_ahead_kb >= 0)
+		OPT("read-ahead-kb", "read_ahead_kb", juint((uint64_t)o->read_ahead_kb));
 #undef OPT
 	return j;
 }

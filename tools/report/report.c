@@ -6,6 +6,7 @@
 #include "dropsites.h"
 #include "faultlat.h"
 #include "measures.h"
+#include "options.h"
 #include "plots.h"
 #include "selftests.h"
 #include "summary.h"
@@ -256,52 +257,6 @@ static void write_headline(FILE *f, const struct results *res, const struct sbuf
 	sb_free(&lists);
 }
 
-/* "key=value" of RESULTS/<kernel>/complexity (scripts/compare), or NAN. */
-static double complexity_get(const char *text, const char *key)
-{
-	size_t n = strlen(key);
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, n) && p[n] == '=')
-			return strtod(p + n + 1, NULL);
-	return NAN;
-}
-
-/* Complexity next to effect (issue 17): the lines each kernel's series
- * changes, from the complexity files make compare writes; nothing when no
- * kernel has one. */
-static void write_complexity(FILE *f, const struct results *res)
-{
-	static const char *const area[] = { "mm", "arch", "other" };
-	int any = 0, aa = aa_kernel(res);
-	for (size_t k = 0; k < res->nk; k++) {
-		if ((int)k == aa)	/* the baseline again: the same 0 lines */
-			continue;
-		char *path = xasprintf("%s/%s/complexity", res->dir, res->kernels[k]);
-		size_t len;
-		char *text = read_file(path, &len);
-		free(path);
-		if (!text)
-			continue;
-		if (!any++)
-			fprintf(f, "\nLines each series changes (+added −removed; mm: mm/ and the mm "
-				   "headers):\n\n| kernel | patches | mm | arch | other |\n"
-				   "|---|---:|---:|---:|---:|\n");
-		fprintf(f, "| %s | %.0f |", res->kernels[k], complexity_get(text, "patches"));
-		for (size_t a = 0; a < sizeof(area) / sizeof(*area); a++) {
-			char ka[32], kr[32];
-			snprintf(ka, sizeof(ka), "%s_added", area[a]);
-			snprintf(kr, sizeof(kr), "%s_removed", area[a]);
-			double add = complexity_get(text, ka), rm = complexity_get(text, kr);
-			if (isnan(add) || isnan(rm))
-				fprintf(f, " n/a |");
-			else
-				fprintf(f, " +%.0f −%.0f |", add, rm);
-		}
-		fprintf(f, "\n");
-		free(text);
-	}
-}
-
 static void write_summary(FILE *f, const struct results *res)
 {
 	if (res->nk < 2)
@@ -311,6 +266,7 @@ static void write_summary(FILE *f, const struct results *res)
 	fprintf(f, "\n## Summary\n\nWritten by rs-report from the medians above; each claim "
 		   "names its figure.\n\n%s", sum.s ? sum.s : "");
 	sb_free(&sum);
+	write_options(f, res);
 	write_complexity(f, res);
 }
 
@@ -502,6 +458,7 @@ void write_report(const struct results *res, const char *outdir, FILE *f,
 	write_summary(f, res);
 	write_wait_chains(f, res);
 	write_drop_sites(f, res);
+	write_readahead(f, res);
 	write_fault_latency(f, res);
 	fputs(safety, f);
 	free(safety);
