@@ -73,11 +73,15 @@ usage_error "--memcg-max below 1M" minor --memcg-max 10K
 usage_error "--memcg-max abc" minor --memcg-max abc
 usage_error "--memcg-swap-max without --memcg-max" minor --memcg-swap-max 0
 usage_error "--memcg-swap-max abc" minor --memcg-max 8M --memcg-swap-max abc
+usage_error "--read-ahead-kb abc" file-major --file "$data" --read-ahead-kb abc
+usage_error "--read-ahead-kb for swap-in" swap-in --read-ahead-kb 128
+usage_error "--vmas above 60000" fork-at-scale --file "$data" --vmas 60001
+usage_error "--idle-threads for file-major" file-major --file "$data" --idle-threads 4
 
 rc=0
 "$fl" --help >"$tmp/out" 2>"$tmp/err" || rc=$?
 missing=''
-for sc in file-major swap-in contended ui-inversion same-pages fork-during-io minor thrash; do
+for sc in file-major swap-in contended ui-inversion same-pages fork-during-io minor thrash fork-at-scale; do
 	grep -q "^$sc: " "$tmp/out" || missing="$missing $sc"
 done
 if [ "$rc" = 0 ] && [ -z "$missing" ] && [ ! -s "$tmp/err" ]; then
@@ -87,8 +91,8 @@ else
 fi
 rc=0
 "$fl" --list >"$tmp/out" 2>&1 || rc=$?
-if [ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 8 ]; then
-	ok "--list: exit 0, 8 scenarios"
+if [ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 9 ]; then
+	ok "--list: exit 0, 9 scenarios"
 else
 	not_ok "--list: exit $rc, $(wc -l <"$tmp/out") lines"
 fi
@@ -117,7 +121,9 @@ for name, c in d["classes"].items():
     lat = c["latency_ns"]
     for k in ("count", "min", "max", "mean", "p50", "p90", "p99", "p999", "buckets"):
         need(k in lat, f"{name}.latency_ns: no {k}")
-    need(c["ops"] > 0 and lat["count"] == c["ops"], f"{name}: ops {c['ops']} count {lat['count']}")
+    # fl-idle threads only sleep: no ops
+    need((c["ops"] > 0 or name == "idle") and lat["count"] == c["ops"],
+         f"{name}: ops {c['ops']} count {lat['count']}")
     need(c["errors"] == 0, f"{name}: errors {c['errors']}")
     need(lat["min"] <= lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["p999"] <= lat["max"],
          f"{name}: percentiles not ordered")
@@ -125,7 +131,8 @@ for name, c in d["classes"].items():
     need(sum(x[2] for x in b) == lat["count"], f"{name}: bucket counts")
     need(all(x[0] <= x[1] and x[2] > 0 for x in b), f"{name}: bucket bounds")
     need(all(b[i][1] < b[i + 1][0] for i in range(len(b) - 1)), f"{name}: buckets not ascending")
-    need(b[0][0] <= lat["min"] and lat["max"] <= b[-1][1], f"{name}: min/max outside the buckets")
+    need(not b or (b[0][0] <= lat["min"] and lat["max"] <= b[-1][1]),
+         f"{name}: min/max outside the buckets")
 need(eval(extra), f"failed: {extra}")
 PY
 }
@@ -160,6 +167,10 @@ smoke "thrash --passes 3: an op is a round" io 'd["classes"]["io"]["ops"] == 3 *
 	thrash --file "$data" --no-drop-caches --passes 3 --threads 2
 smoke "fork-during-io" io,fork 'd["classes"]["fork"]["ops"] >= 3' \
 	fork-during-io --file "$data" --no-drop-caches --duration 0.5 --fork-interval 20
+smoke "fork-at-scale" io,fork,idle '(d["classes"]["fork"]["ops"] >= 2 and d["classes"]["idle"]["threads"] == 50
+    and d["setup"]["extra_vmas"] == 500 and d["setup"]["process_vmas"] >= 500 + 50)' \
+	fork-at-scale --file "$data" --no-drop-caches --duration 0.5 --fork-interval 20 \
+	--swap-threads 0 --idle-threads 50 --vmas 500 --threads 2
 smoke "ui-inversion" hi,io,writer,cpu '(d["hi_policy"] in ("SCHED_FIFO", "nice-20", "normal")
     and d["classes"]["cpu"]["threads"] == os.cpu_count() == d["options"]["cpu_threads"]
     and d["classes"]["hi"]["ops"] >= 1 and d["classes"]["writer"]["ops"] >= 1
