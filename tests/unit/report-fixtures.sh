@@ -289,6 +289,24 @@ check "rs-report with a complexity file" "$bin/rs-report" "$cres" -o "$tmp/cx.md
 contains "  the lines the series changes, per area" "$tmp/cx.md" "| patched | 2 | +17 −7 | +30 −1 | +0 −0 |"
 lacks "  a kernel without the file has no row" "$tmp/cx.md" "| stock | 0 |"
 lacks "  no table without complexity files" "$rep" "Lines each series changes"
+# The Summary's options table (issue 17 item 6): the lines come from the
+# same complexity file, a kernel without one has n/a.
+contains "  options table: fallbacks summed, removed, lines mm/arch" "$tmp/cx.md" \
+	"| patched | 70 | 8,630 | 0.006 | 24 | 31 |"
+contains "  options table: no complexity file, n/a" "$tmp/cx.md" "| stock | 8,700 | 0 | 7.22 | n/a | n/a |"
+# Readahead (issue 17 item 4): the runs' read_ahead_kb (meta); scenarios
+# at two values get a table of file retries / fallbacks after file I/O.
+rres=$tmp/ra
+cp -r "$fx/results" "$rres"
+for k in stock patched; do
+	cp -r "$rres/$k/file-io" "$rres/$k/file-io-ra8m"
+	for m in "$rres/$k"/file-io/*/meta; do echo read_ahead_kb=256 >>"$m"; done
+	for m in "$rres/$k"/file-io-ra8m/*/meta; do echo read_ahead_kb=8192 >>"$m"; done
+done
+check "rs-report with read_ahead_kb in meta" "$bin/rs-report" "$rres" -o "$tmp/ra.md"
+contains "  each file scenario at its read_ahead_kb" "$tmp/ra.md" "| file-io | 256 | 8,100 / 8,100 | 8,220 / 20 |"
+contains "  ... the one at the lab disk's 8192" "$tmp/ra.md" "| file-io-ra8m | 8192 | 8,100 / 8,100 | 8,220 / 20 |"
+lacks "  no Readahead section without read_ahead_kb" "$rep" "## Readahead"
 # --format mail: the v2 cover letter's tables for two kernels (issue 19)
 check "rs-report --format mail --kernels stock,patched" \
 	"$bin/rs-report" "$res" --format mail --kernels stock,patched -o "$tmp/mail.txt"
