@@ -40,11 +40,11 @@ sparse_false_positive() {
 	printf '%s\n' "${keep[@]}" >"$f"
 }
 disk=$("$top/scripts/mkdisk") || { not_ok "test disk"; exit 1; }
-# v2 and anon-only (issue 6's variants) when make compare has built them,
+# v2, anon-only, retry-hard and no-drop (issues 6 and 17) when make compare has built them,
 # and the 6.12 backport's kernels when built: each is a 20-minute kernel
 # build from a cold cache, more than CI affords.  Entries are BASE:VARIANT.
 variants=(7.3:stock 7.3:patched)
-for bv in 7.3:v2 7.3:anon-only 6.12:stock 6.12:patched; do
+for bv in 7.3:v2 7.3:anon-only 7.3:retry-hard 7.3:no-drop 6.12:stock 6.12:patched; do
 	if [ -z "${RS_DEBUG:-}" ] && [ -f "$(obj_dir "${bv%%:*}" "${bv#*:}")/$(kernel_image_rel x86_64)" ]; then
 		variants+=("$bv")
 	else

@@ -255,12 +255,19 @@ cases() {
 		check "$tag: the ${fn} sites' fallbacks add up to fallback_after_$cause ($fbs = $(m fallback_after_$cause))" \
 			[ "$fbs" = "$(m fallback_after_$cause)" ]
 		# which sites each kernel keeps on the VMA lock: stock none;
-		# the RFC every file site but the synchronous read, and swap
+		# the RFC every file site but the synchronous read, and swap;
+		# retry-hard every site (only vmf_can_call_fault(), the
+		# anon_vma trylock and device-private swap entries return
+		# VM_FAULT_RETRY_HARD), the MADV_RANDOM read too; anon-only
+		# the swap sites alone
 		f=$(m "$fb")
 		case $variant:$site in
 		stock:*) want_fb=$r ;;
 		patched:sync_read) want_fb=$r ;;
 		patched:*) want_fb=0 ;;
+		retry-hard:*) want_fb=0 ;;
+		anon-only:swap_*) want_fb=0 ;;
+		anon-only:*) want_fb=$r ;;
 		*) want_fb='' ;;
 		esac
 		if [ -n "$want_fb" ]; then

@@ -104,30 +104,49 @@ count_checks() {
 	# --- the direction that must hold
 	f=$out/$tag.stats.file-major s=$out/$tag.stats.swap-in
 	fr=$(cval filemap_fault_retry "$f") sr=$(cval swap_fault_retry "$s")
-	check "$tag: file-major produced file I/O retries ($fr)" [ "${fr:-0}" -gt 0 ]
-	check "$tag: swap-in produced swap I/O retries ($sr)" [ "${sr:-0}" -gt 0 ]
 	ff=$(cval fallback_after_file_io "$f") fk=$(cval retry_kept_after_file_io "$f")
 	sf=$(cval fallback_after_swap_io "$s") sk=$(cval retry_kept_after_swap_io "$s")
 	frv=$(cval filemap_fault_retry_vma "$f")
+	if [ "$variant" = no-drop ]; then
+		# no-drop never drops the lock for I/O: it waits holding it
+		fw=$(cval io_wait_vma_lock_file "$f") sw=$(cval io_wait_vma_lock_swap "$s")
+		check "$tag: no-drop: no file or swap I/O retry ($fr, $sr) and no fallback ($ff, $sf)" \
+			[ "$fr" = 0 -a "$sr" = 0 -a "$ff" = 0 -a "$sf" = 0 ]
+		check "$tag: no-drop: file-major and swap-in waited for I/O under the VMA lock ($fw, $sw)" \
+			[ "${fw:-0}" -gt 0 -a "${sw:-0}" -gt 0 ]
+	else
+		check "$tag: file-major produced file I/O retries ($fr)" [ "${fr:-0}" -gt 0 ]
+		check "$tag: swap-in produced swap I/O retries ($sr)" [ "${sr:-0}" -gt 0 ]
+	fi
 	case $variant in
+	no-drop) ;;
 	stock | anon-only)
 		# anon-only keeps the file path as stock has it: filemap_fault never
 		# returns VM_FAULT_RETRY_VMA, every file I/O retry falls back.
 		check "$tag: $variant: file I/O retries fall back to mmap_lock ($ff) and none stay ($fk, retry_vma $frv)" [ "$ff" -gt 0 -a "$fk" = 0 -a "$frv" = 0 ]
 		;;
+	retry-hard)
+		# No VM_FAULT_RETRY_VMA: the module sees by behaviour (the retry
+		# called lock_vma_under_rcu() again) that every file retry stayed.
+		check "$tag: retry-hard: file I/O retries stay on the VMA lock ($fk of $fr, no VM_FAULT_RETRY_VMA: $frv) and none fall back ($ff)" \
+			[ "$fk" -gt 0 -a "$fk" = "$fr" -a "$frv" = 0 -a "$ff" = 0 ]
+		;;
 	*)
-		# The RFC sets VM_FAULT_RETRY_VMA only where filemap_fault() dropped the
-		# lock for readahead; a retry after waiting on someone else's locked folio
-		# still falls back.  So: every flagged retry stays, only unflagged ones
-		# fall back (docs/counters.md).
+		# The RFC sets VM_FAULT_RETRY_VMA where filemap_fault() dropped the
+		# lock for I/O it did not do itself synchronously (docs/counters.md):
+		# every flagged retry stays, only unflagged ones fall back.
 		check "$tag: $variant: file I/O retries stay on the VMA lock ($fk, = retry_vma $frv) and only unflagged ones fall back ($ff = $fr - $frv)" [ "$fk" -gt 0 -a "$fk" = "$frv" -a "$ff" = $((fr - frv)) ]
 		;;
 	esac
-	if [ "$variant" = stock ]; then
+	case $variant in
+	stock)
 		check "$tag: stock: swap I/O retries fall back to mmap_lock ($sf) and none stay ($sk)" [ "$sf" -gt 0 -a "$sk" = 0 ]
-	else
+		;;
+	no-drop) ;;
+	*)
 		check "$tag: $variant: swap I/O retries stay on the VMA lock ($sk) and none fall back ($sf)" [ "$sk" -gt 0 -a "$sf" = 0 ]
-	fi
+		;;
+	esac
 	nm=$(cval probe_nmissed "$s")
 	check "$tag: no probe misses ($nm)" [ "$nm" = 0 ]
 	lat_checks "$tag"
@@ -168,6 +187,13 @@ lat_checks() {
 		check "$tag: $scen: retried $cause faults timed: under the VMA lock $kept of $k kept, under mmap_lock $fb of $f fallbacks (at least 90% of each, none more)" \
 			[ "$kept" -le "$k" -a "$fb" -le "$f" -a $((kept * 10)) -ge $((k * 9)) -a $((fb * 10)) -ge $((f * 9)) ]
 		p1=$(lq first "$cause" "$l" 0.5)
+		if [ "$variant" = no-drop ]; then
+			# no retry: the faults that read wait in their first attempt
+			p9=$(lq first "$cause" "$l" 0.9)
+			check "$tag: $scen: no-drop: no retried fault timed ($kept, $fb); first attempts waited for I/O (p90 <= $p9 ns, >= 10 us)" \
+				[ "$kept" = 0 -a "$fb" = 0 -a "$p9" -ge 10000 ]
+			continue
+		fi
 		if [ "$fb" -gt 0 ]; then pr=$(lq mmap_lock "$cause" "$l" 0.5) o=mmap_lock; else pr=$(lq vma_lock "$cause" "$l" 0.5) o=vma_lock; fi
 		# A retried fault waited for I/O: tens of µs at least.  swap-in's
 		# first-attempt faults are swap-cache hits (µs); file-major's few
@@ -187,8 +213,9 @@ if ! insmod "$ko"; then
 fi
 ok "insmod retryscope.ko on $(uname -r)"
 dmesg | grep retryscope: >"$out/dmesg"
-want=no
-[ "$variant" = stock ] || want=yes
+# the series' flag; retry-hard retries under the VMA lock without it
+want=yes
+case $variant in stock | retry-hard | no-drop) want=no ;; esac
 check "dmesg reports per-VMA lock yes, VM_FAULT_RETRY_VMA $want" \
 	grep -q "per-VMA lock yes, VM_FAULT_RETRY_VMA $want" "$out/dmesg"
 cp "$RS_DBG/probes" "$out/probes"
