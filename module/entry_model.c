@@ -27,7 +27,8 @@
  * and lock_mm_and_find_vma() in user mode that follows no retry is a
  * VMA-lock abort: on a kernel with per-VMA locks every user fault tries
  * lock_vma_under_rcu() first, so that call returned NULL (or, after a
- * retry with VM_FAULT_RETRY_VMA, the series' second call did).
+ * retry that the kernel tries again under the VMA lock, that second call
+ * did: rs_retry_tries_vma_lock()).
  *
  * What it cannot see, listed in docs/counters.md: aborts of
  * lock_vma_under_rcu() outside the fault path (madvise, userfaultfd, ...);
@@ -81,7 +82,7 @@ static void rs_em_retried(struct rs_task_state *ts, enum rs_state state,
 	ts->flags &= ~RS_TF_COUNTED;
 	rs_count_retry(cause);
 	ts->state = state;
-	if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
+	if (rs_retry_tries_vma_lock(ret))
 		ts->flags |= RS_TF_RETRY_VMA;
 	trace_retryscope_fault_retry(address, cause, flags, ret, ts->attempt,
 				     ret & RS_VM_FAULT_RETRY_VMA_BITS);
@@ -267,8 +268,6 @@ void rs_em_io_return(unsigned long address, unsigned int vmf_flags,
 			ts.tag = rs_tag(address);
 		}
 		rs_em_retried(&ts, retry_state, address, vmf_flags, ret);
-		if (ret & RS_VM_FAULT_RETRY_VMA_BITS)
-			ts.flags |= RS_TF_RETRY_VMA;
 		ts.flags = rs_tf_with_site(ts.flags, site);
 		/* A retry dropped for a signal: rs_signal_delivered(). */
 		rs_state_set(&ts);

@@ -24,7 +24,6 @@
  */
 #include <linux/compat.h>
 #include <linux/mm_types.h>
-#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/sched/rt.h>
@@ -118,7 +117,9 @@ static enum rs_vmw_caller rs_vmw_caller(void)
 {
 	long nr;
 
-	if ((current->flags & PF_KTHREAD) || in_compat_syscall())
+	/* an io_uring or vhost worker keeps the syscall number it was made in */
+	if ((current->flags & (PF_KTHREAD | PF_USER_WORKER)) ||
+	    in_compat_syscall())
 		return RS_VMW_other;
 	nr = syscall_get_nr(current, task_pt_regs(current));
 	switch (nr) {
@@ -149,8 +150,7 @@ int rs_vma_write_enter(void *data, unsigned long vma, unsigned long state,
 	if (!rs_filter_match())
 		return 1;
 	rs_inc(rs_vmw_counters.calls);
-	d->waits = rs_vma_has_readers((struct vm_area_struct *)vma);
-	if (!d->waits)
+	if (!rs_vma_has_readers((struct vm_area_struct *)vma))
 		return 1;
 	d->caller = rs_vmw_caller();
 	d->t0 = ktime_get_mono_fast_ns();

@@ -26,7 +26,6 @@ void rs_lockwait_returned(struct mm_struct *mm, bool write, bool success);
 struct rs_vmw_data {
 	u64 t0;
 	u8 caller;		/* enum rs_vmw_caller */
-	bool waits;
 };
 
 int rs_vma_write_enter(void *data, unsigned long vma, unsigned long state,

@@ -18,9 +18,11 @@
  * cannot).  lock_mm_and_find_vma() runs only on the mmap_lock fallback:
  * its return probe, which tells whether the arch handler went on to
  * handle_mm_fault() or gave up (no VMA, a fatal signal), costs nothing
- * on the common path.  __vma_start_write() is not on the fault path at
- * all: it is the VMA write lock of fork(), mprotect(), munmap() (the wait
- * model in lockwait.c).  Every wrapper below reads the arguments
+ * on the common path.  __vma_start_write() is the VMA write lock of
+ * fork() (once per VMA of the parent and of the child), mprotect(),
+ * munmap() and, on the fault path, only a stack expansion's (the wait
+ * model in lockwait.c; skip=__vma_start_write leaves it off, a cost inside
+ * every fork() of a large process).  Every wrapper below reads the arguments
  * from its mechanism's registers and calls the model's handler, written
  * once on plain arguments (entry_model.c, return_model.c, io_fault.c);
  * a direct call, no indirect call on the fault path.
@@ -149,8 +151,8 @@ static void rs_lock_mm_exit(void *data, unsigned long vma)
 
 /*
  * A kretprobe's handlers @name##_krp_entry and @name##_krp_ret, calling
- * @enter (the filter passed: one hit of @id) and @exit with the
- * instance's data.
+ * @enter (it returned 0: one hit of @id; __vma_start_write()'s returns 0
+ * only for a call that waits) and @exit with the instance's data.
  */
 #define RS_KRETPROBE(name, id, enter, exit)				\
 static int name##_krp_entry(struct kretprobe_instance *ri,		\

@@ -25,9 +25,9 @@
  *            do_swap_page() drops the lock (--site): the module's
  *            filemap_retry_<site> and swap_retry_<site> counters
  *   vmawrite rounds in which mprotect() or fork() write-locks a VMA while
- *            another thread's fault on it reads a cold page: where the
- *            fault holds the VMA lock across its I/O (no-drop), the write
- *            lock waits for it (vma_write_lock_*)
+ *            another thread's fault on it sleeps in the read of a cold
+ *            page: where the fault holds the VMA lock across its I/O
+ *            (no-drop), the write lock waits for it (vma_write_lock_*)
  *
  * The measured interval is bracketed by --snap SRC=DST copies, read with
  * the process's memory locked (as rs-snap does) to DST.before and
@@ -915,7 +915,8 @@ static int ec_dropsite_run(const struct ec_opts *o)
 
 /* --- vmawrite -------------------------------------------------------------- */
 
-#define EC_VMW_DELAY_US	300	/* from the reader's touch to the write lock */
+#define EC_VMW_PAGES		4	/* the mapping a round faults */
+#define EC_VMW_D_WAIT_US	2000000	/* at most, for the reader to sleep in I/O */
 
 enum ec_vmw_op { EC_VMW_MPROTECT, EC_VMW_FORK, EC_NR_VMW_OPS };
 
@@ -925,7 +926,8 @@ static const char * const ec_vmw_ops[EC_NR_VMW_OPS] = {
 
 struct ec_vmw {
 	volatile const char *map;
-	atomic_int touching, done;
+	atomic_int tid;		/* the reader's, once it runs */
+	atomic_int done;
 	long sum;
 };
 
@@ -933,21 +935,55 @@ static void *ec_vmw_reader(void *arg)
 {
 	struct ec_vmw *v = arg;
 
-	atomic_store(&v->touching, 1);
+	atomic_store(&v->tid, (int)syscall(SYS_gettid));
 	v->sum += v->map[0];
 	atomic_store(&v->done, 1);
 	return NULL;
 }
 
+/* Whether thread @tid of this process is in uninterruptible sleep (D). */
+static int ec_task_in_d(int tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the state follows the comm */
+	return p && p[1] == ' ' && p[2] == 'D';
+}
+
+/* Until the reader sleeps in its fault's I/O (1) or its fault is over (0). */
+static int ec_vmw_wait_io(struct ec_vmw *v)
+{
+	struct timespec t0;
+	int tid;
+
+	while (!(tid = atomic_load(&v->tid)))
+		;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!atomic_load(&v->done) && ec_elapsed_us(&t0) < EC_VMW_D_WAIT_US)
+		if (ec_task_in_d(tid))
+			return !atomic_load(&v->done);
+	return 0;
+}
+
 /* The write-locking call of @op on the VMA at @p; the child of fork() exits. */
-static void ec_vmw_op(enum ec_vmw_op op, volatile const char *p, size_t size,
-		      long round)
+static void ec_vmw_op(enum ec_vmw_op op, volatile const char *p, size_t size)
 {
 	pid_t pid;
 
 	if (op == EC_VMW_MPROTECT) {
-		if (mprotect((void *)p, size, round & 2 ? PROT_READ :
-			     PROT_READ | PROT_WRITE))
+		/* PROT_READ to read-write: a change, so the VMA is write-locked */
+		if (mprotect((void *)p, size, PROT_READ | PROT_WRITE))
 			ec_die("mprotect");
 		return;
 	}
@@ -962,17 +998,16 @@ static void ec_vmw_op(enum ec_vmw_op op, volatile const char *p, size_t size,
 
 /*
  * One round: a reader thread touches the first page of a cold private
- * mapping (MADV_RANDOM: a synchronous read), and EC_VMW_DELAY_US later
- * this thread write-locks its VMA.  Returns whether the call returned
- * after the reader's fault had finished: it waited for it.
+ * PROT_READ mapping (MADV_RANDOM: a synchronous read); once it sleeps in
+ * that read (state D), this thread write-locks the VMA with @op.  Returns
+ * whether it did so while the reader was in the read.
  */
-static int ec_vmw_round(const struct ec_opts *o, enum ec_vmw_op op, long round)
+static int ec_vmw_round(const struct ec_opts *o, enum ec_vmw_op op)
 {
-	size_t size = (size_t)EC_RA_MARK_PAGES * ec_page;
-	struct ec_vmw v = { .touching = 0 };
-	struct timespec t0;
+	size_t size = (size_t)EC_VMW_PAGES * ec_page;
+	struct ec_vmw v = { .tid = 0 };
 	pthread_t tid;
-	int fd = open(o->file, O_RDONLY), after;
+	int fd = open(o->file, O_RDONLY), in_io;
 
 	if (fd < 0)
 		ec_die(o->file);
@@ -984,34 +1019,29 @@ static int ec_vmw_round(const struct ec_opts *o, enum ec_vmw_op op, long round)
 	errno = pthread_create(&tid, NULL, ec_vmw_reader, &v);
 	if (errno)
 		ec_die("pthread_create");
-	while (!atomic_load(&v.touching))
-		;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (ec_elapsed_us(&t0) < EC_VMW_DELAY_US)
-		;
-	ec_vmw_op(op, v.map, size, round);
-	after = atomic_load(&v.done);
+	in_io = ec_vmw_wait_io(&v);
+	ec_vmw_op(op, v.map, size);
 	pthread_join(tid, NULL);
 	munmap((void *)v.map, size);
 	close(fd);
-	return after;
+	return in_io;
 }
 
 static int ec_vmawrite_run(const struct ec_opts *o)
 {
-	long rounds[EC_NR_VMW_OPS] = { 0 }, after[EC_NR_VMW_OPS] = { 0 };
+	long rounds[EC_NR_VMW_OPS] = { 0 }, in_io[EC_NR_VMW_OPS] = { 0 };
 
 	ec_mark(o, 0);
 	for (long r = 0; r < o->loops; r++) {
 		enum ec_vmw_op op = r % EC_NR_VMW_OPS;
 
 		rounds[op]++;
-		after[op] += ec_vmw_round(o, op, r / EC_NR_VMW_OPS);
+		in_io[op] += ec_vmw_round(o, op);
 	}
 	ec_mark(o, 1);
 	for (int i = 0; i < EC_NR_VMW_OPS; i++)
-		printf("rounds_%s=%ld\nafter_fault_%s=%ld\n", ec_vmw_ops[i],
-		       rounds[i], ec_vmw_ops[i], after[i]);
+		printf("rounds_%s=%ld\nin_io_%s=%ld\n", ec_vmw_ops[i], rounds[i],
+		       ec_vmw_ops[i], in_io[i]);
 	ec_report(o);
 	return 0;
 }
@@ -1040,7 +1070,7 @@ static const struct ec_case {
 	{ "dropsite", ec_dropsite_run,
 	  "--loops rounds that reach where a fault drops its lock (--site)" },
 	{ "vmawrite", ec_vmawrite_run,
-	  "--loops rounds: mprotect() or fork() while a fault reads the VMA's page" },
+	  "--loops rounds: mprotect() or fork() while a fault sleeps in the VMA's read" },
 };
 
 static void ec_usage(FILE *f)
