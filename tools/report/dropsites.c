@@ -46,13 +46,8 @@ void write_drop_sites(FILE *f, const struct results *res)
 		   "`filemap_fault()` or `do_swap_page()` dropped the lock, and how many of them "
 		   "then fell back to `mmap_lock`: retries / fell back, medians per run summed "
 		   "over the scenarios. The rest were kept on the VMA lock (docs/counters.md, "
-		   "\"Where the lock was dropped\").\n\n| site |");
-	for (size_t k = 0; k < res->nk; k++)
-		fprintf(f, " %s |", res->kernels[k]);
-	fprintf(f, "\n|---|");
-	for (size_t k = 0; k < res->nk; k++)
-		fprintf(f, "---:|");
-	fprintf(f, "\n");
+		   "\"Where the lock was dropped\").\n\n");
+	kernel_table_head(f, res, "| site |", "|---|");
 	for (size_t i = 0; i < sizeof(sites) / sizeof(*sites); i++) {
 		fprintf(f, "| %s |", sites[i].label);
 		for (size_t k = 0; k < res->nk; k++) {

@@ -649,3 +649,15 @@ double counter_median(const struct results *res, const char *kernel, const char 
 	struct row r = { .src = SRC_COUNTER, .counter = counter };
 	return cell_of(res, kernel, scen, &r, NULL).s.median;
 }
+
+void kernel_table_head(FILE *f, const struct results *res, const char *lead,
+		       const char *lead_align)
+{
+	fprintf(f, "%s", lead);
+	for (size_t k = 0; k < res->nk; k++)
+		fprintf(f, " %s |", res->kernels[k]);
+	fprintf(f, "\n%s", lead_align);
+	for (size_t k = 0; k < res->nk; k++)
+		fprintf(f, "---:|");
+	fprintf(f, "\n");
+}

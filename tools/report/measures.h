@@ -17,6 +17,7 @@
 #include "stats.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define DAGGER "†"
 
@@ -172,6 +173,11 @@ double noise_band(const struct results *res, const char *scen, const struct row 
  * baseline's (and k is neither of the A/A pair). */
 int within_noise(const struct results *res, const char *scen, const struct row *row,
 		 const char *cls, size_t k);
+
+/* A markdown table's head: the columns of lead ("| site |"), one per
+ * kernel, right-aligned, then the alignment row (lead_align: "|---|"). */
+void kernel_table_head(FILE *f, const struct results *res, const char *lead,
+		       const char *lead_align);
 
 /* Whether some run of scen has workload class cls. */
 int scenario_has_class(const struct results *res, const char *scen, const char *cls);

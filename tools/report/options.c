@@ -231,13 +231,8 @@ void write_readahead(FILE *f, const struct results *res)
 		return;
 	}
 	fprintf(f, ", and what it changes: each file scenario's file retries / mmap_lock "
-		   "fallbacks after file I/O, medians per run.\n\n| scenario | read_ahead_kb |");
-	for (size_t k = 0; k < res->nk; k++)
-		fprintf(f, " %s |", res->kernels[k]);
-	fprintf(f, "\n|---|---:|");
-	for (size_t k = 0; k < res->nk; k++)
-		fprintf(f, "---:|");
-	fprintf(f, "\n");
+		   "fallbacks after file I/O, medians per run.\n\n");
+	kernel_table_head(f, res, "| scenario | read_ahead_kb |", "|---|---:|");
 	for (size_t s = 0; s < res->ns; s++) {
 		const char *scen = res->scenarios[s], *ra = scenario_ra(res, scen);
 		if (!ra || !(counter_median(res, res->kernels[0], scen, "filemap_fault_calls") > 0))
