@@ -82,7 +82,8 @@ static void rs_em_retried(struct rs_task_state *ts, enum rs_state state,
 	ts->flags &= ~RS_TF_COUNTED;
 	rs_count_retry(cause);
 	ts->state = state;
-	if (rs_retry_tries_vma_lock(ret))
+	/* a retry under mmap_lock goes back to it whatever its flags */
+	if ((ts->flags & RS_TF_VMA) && rs_retry_tries_vma_lock(ret))
 		ts->flags |= RS_TF_RETRY_VMA;
 	trace_retryscope_fault_retry(address, cause, flags, ret, ts->attempt,
 				     ret & RS_VM_FAULT_RETRY_VMA_BITS);

@@ -916,6 +916,9 @@ static int ec_dropsite_run(const struct ec_opts *o)
 /* --- vmawrite -------------------------------------------------------------- */
 
 #define EC_VMW_PAGES		4	/* the mapping a round faults */
+/* Read ahead of the fault, so that its read queues behind a throttled disk's */
+#define EC_VMW_FLOOD_OFF	(1L << 20)
+#define EC_VMW_FLOOD_LEN	(16L << 20)
 #define EC_VMW_D_WAIT_US	2000000	/* at most, for the reader to sleep in I/O */
 
 enum ec_vmw_op { EC_VMW_MPROTECT, EC_VMW_FORK, EC_NR_VMW_OPS };
@@ -998,8 +1001,10 @@ static void ec_vmw_op(enum ec_vmw_op op, volatile const char *p, size_t size)
 
 /*
  * One round: a reader thread touches the first page of a cold private
- * PROT_READ mapping (MADV_RANDOM: a synchronous read); once it sleeps in
- * that read (state D), this thread write-locks the VMA with @op.  Returns
+ * PROT_READ mapping (MADV_RANDOM: a synchronous read), queued behind the
+ * reads of 16 MiB of readahead started just before (a throttled disk takes
+ * a while: the read is long enough to be seen); once it sleeps in that
+ * read (state D), this thread write-locks the VMA with @op.  Returns
  * whether it did so while the reader was in the read.
  */
 static int ec_vmw_round(const struct ec_opts *o, enum ec_vmw_op op)
@@ -1012,10 +1017,17 @@ static int ec_vmw_round(const struct ec_opts *o, enum ec_vmw_op op)
 	if (fd < 0)
 		ec_die(o->file);
 	ec_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED, "posix_fadvise(DONTNEED)");
+	if (lseek(fd, 0, SEEK_END) < EC_VMW_FLOOD_OFF + EC_VMW_FLOOD_LEN) {
+		fprintf(stderr, "rs-edgecase: %s: shorter than %ld MiB\n", o->file,
+			(EC_VMW_FLOOD_OFF + EC_VMW_FLOOD_LEN) >> 20);
+		exit(1);
+	}
 	v.map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (v.map == MAP_FAILED)
 		ec_die("mmap");
 	ec_madvise(v.map, size, MADV_RANDOM, "madvise(MADV_RANDOM)");
+	ec_fadvise(fd, EC_VMW_FLOOD_OFF, EC_VMW_FLOOD_LEN, POSIX_FADV_WILLNEED,
+		   "posix_fadvise(WILLNEED)");
 	errno = pthread_create(&tid, NULL, ec_vmw_reader, &v);
 	if (errno)
 		ec_die("pthread_create");
