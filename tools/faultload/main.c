@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 	}
 	/* File scenarios: the readahead the run had (setup.read_ahead_kb). */
 	if (fl_opt_applies(&o, "read-ahead-kb")) {
-		ra_kb = fl_readahead_set(&ra, o.file, o.read_ahead_kb);
+		ra_kb = fl_readahead_set(&ra, o.file, o.fd, o.read_ahead_kb);
 		if (ra_kb >= 0)
 			fl_result_setup_int(res, "read_ahead_kb", ra_kb);
 	}

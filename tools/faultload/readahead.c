@@ -3,6 +3,7 @@
  * readahead.c - the read_ahead_kb of --file's block device (readahead.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -61,7 +62,7 @@ static int find_queue(struct fl_readahead *ra, const char *file)
 	return -1;
 }
 
-long fl_readahead_set(struct fl_readahead *ra, const char *file, long kb)
+long fl_readahead_set(struct fl_readahead *ra, const char *file, int fd, long kb)
 {
 	int err;
 
@@ -83,6 +84,13 @@ long fl_readahead_set(struct fl_readahead *ra, const char *file, long kb)
 		return -2;
 	}
 	ra->changed = 1;
+	/* the open file's window (f_ra) was the old value's */
+	err = posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);
+	if (err) {
+		fl_err("--read-ahead-kb %ld: posix_fadvise(NORMAL) of %s: %s", kb, file,
+		       strerror(err));
+		return -2;
+	}
 	return read_long(ra->path);
 }
 

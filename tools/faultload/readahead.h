@@ -16,12 +16,14 @@ struct fl_readahead {
 
 /*
  * Find the queue of the device holding @file (the disk's, for a
- * partition) and read its read_ahead_kb; if @kb >= 0, write @kb.
+ * partition) and read its read_ahead_kb; if @kb >= 0, write @kb and make
+ * @fd, the file already open, take it: a file's readahead window is set
+ * when it is opened (POSIX_FADV_NORMAL sets it again).
  * Returns the value in effect (>= 0), -1 if the file's device has no
  * queue (tmpfs, overlay: a warning when @kb was asked for), or -2 after
  * one line on stderr when @kb could not be written.
  */
-long fl_readahead_set(struct fl_readahead *ra, const char *file, long kb);
+long fl_readahead_set(struct fl_readahead *ra, const char *file, int fd, long kb);
 /* Put back the value fl_readahead_set() replaced, if it did. */
 void fl_readahead_restore(struct fl_readahead *ra);
 
