@@ -307,8 +307,8 @@ cases() {
 
 	# mprotect() or fork() write-locks a VMA while another thread's fault
 	# on it sleeps in a cold read (rs-edgecase vmawrite: the reader in
-	# state D).  No-drop's fault holds the VMA lock across the read: each
-	# such write lock waits for it.  Every other kernel dropped the lock
+	# state D).  No-drop's fault holds the VMA lock across the read: write
+	# locks wait for it, each for long.  Every other kernel dropped the lock
 	# before sleeping: none waits.  Nothing else write-locks a VMA with
 	# readers (the rounds' munmap() comes after the reader is done).
 	tag=$be.vmawrite
@@ -319,7 +319,7 @@ cases() {
 		*"lacks the feature"*) ok "$tag # SKIP __vma_start_write not probed: $vmw_why" ;;
 		*) not_ok "$tag: __vma_start_write not attached: $vmw_why" ;;
 		esac
-	elif want vmawrite && run "$tag" vmawrite --loops 20; then
+	elif want vmawrite && run "$tag" vmawrite --loops 40; then
 		# not same_counts: /proc/vmstat also counts the fork children's
 		# faults, which the filter (this tgid) leaves out, and getrusage
 		# the parent's kernel-mode faults on the pages fork() made
@@ -336,8 +336,11 @@ cases() {
 		check "$tag: every wait was mprotect's or fork's (munmap $(m vma_write_lock_waited_munmap), other $(m vma_write_lock_waited_other))" \
 			[ "$w" = $((mp + fk)) ]
 		if [ "$variant" = no-drop ]; then
-			check "$tag: no-drop: each write lock taken during the read waited for it ($seen)" \
-				[ "$mp" -ge "${io_mp:-1}" -a "$fk" -ge "${io_fk:-1}" ]
+			# not one wait per round seen in D: the reader is seen in D
+			# in other sleeps too (a full request queue, say)
+			avg=$(($(m vma_write_lock_wait_ns) / (w > 0 ? w : 1)))
+			check "$tag: no-drop: mprotect and fork waited for the fault's read ($seen; $avg ns each)" \
+				[ "$mp" -ge 1 -a "$fk" -ge 1 -a "$avg" -ge 100000 ]
 		else
 			check "$tag: $variant: no write lock waited, the fault dropped the VMA lock for its read ($seen)" \
 				[ "$w" = 0 ]
@@ -373,8 +376,16 @@ mid_counts() {
 		fi
 		full=$(delta "$c" "$out/$tag.vmstat.before" "$out/$tag.vmstat.after")
 		post=$(delta "$c" "$out/$tag.vmstat.mid" "$out/$tag.vmstat.after")
-		check "$tag: module $c since the write ($mm) within /proc/vmstat's ($post .. $full)" \
-			[ "$post" -le "$mm" -a "$mm" -le "$full" ]
+		# The module counts a fault by its start, /proc/vmstat by its
+		# end.  Elsewhere the 64 faults in I/O at the write retry after
+		# it; no-drop's do not retry: each may end after the write,
+		# counted there, having started before it, counted here.
+		lo=$post why=''
+		if [ "$variant" = no-drop ]; then
+			lo=$((post > 64 ? post - 64 : 0)) why=', less the 64 faults in I/O at the write'
+		fi
+		check "$tag: module $c since the write ($mm) within /proc/vmstat's ($lo .. $full$why)" \
+			[ "$lo" -le "$mm" -a "$mm" -le "$full" ]
 	done
 	check "$tag: state_table_full is 0 ($(cval state_table_full "$out/$tag.stats.after"))" \
 		[ "$(cval state_table_full "$out/$tag.stats.after")" = 0 ]
