@@ -918,7 +918,7 @@ static int ec_dropsite_run(const struct ec_opts *o)
 #define EC_VMW_PAGES		4	/* the mapping a round faults */
 /* Read ahead of the fault, so that its read queues behind a throttled disk's */
 #define EC_VMW_FLOOD_OFF	(1L << 20)
-#define EC_VMW_FLOOD_LEN	(48L << 20)
+#define EC_VMW_FLOOD_LEN	(16L << 20)
 #define EC_VMW_D_WAIT_US	2000000	/* at most, for the reader to sleep in I/O */
 
 enum ec_vmw_op { EC_VMW_MPROTECT, EC_VMW_FORK, EC_NR_VMW_OPS };
@@ -1002,7 +1002,7 @@ static void ec_vmw_op(enum ec_vmw_op op, volatile const char *p, size_t size)
 /*
  * One round: a reader thread touches the first page of a cold private
  * PROT_READ mapping (MADV_RANDOM: a synchronous read), queued behind the
- * reads of 48 MiB of readahead started just before (a throttled disk takes
+ * reads of 16 MiB of readahead started just before (a throttled disk takes
  * a while: the read is long enough to be seen); once it sleeps in that
  * read (state D), this thread write-locks the VMA with @op.  Returns
  * whether it did so while the reader was in the read.
