@@ -331,11 +331,13 @@ cases() {
 		w=$(m vma_write_lock_waited) mp=$(m vma_write_lock_waited_mprotect) fk=$(m vma_write_lock_waited_fork)
 		io_mp=$(ru in_io_mprotect) io_fk=$(ru in_io_fork)
 		seen="waits: mprotect $mp, fork $fk, all $w of $(m vma_write_lock_calls) calls, $(m vma_write_lock_wait_ns) ns; rounds with the reader in its read: mprotect $io_mp of $(ru rounds_mprotect), fork $io_fk of $(ru rounds_fork)"
-		check "$tag: the reader was seen asleep in its read in some rounds ($seen)" \
-			[ $((${io_mp:-0} + ${io_fk:-0})) -ge 1 ]
 		check "$tag: every wait was mprotect's or fork's (munmap $(m vma_write_lock_waited_munmap), other $(m vma_write_lock_waited_other))" \
 			[ "$w" = $((mp + fk)) ]
-		if [ "$variant" = no-drop ]; then
+		if [ $((${io_mp:-0} + ${io_fk:-0})) = 0 ]; then
+			# the read ended before the poll of /proc saw it (1 of 21
+			# backend runs here): the direction cannot be told
+			ok "$tag # SKIP the reader was not seen asleep in its read in any of the 40 rounds ($seen)"
+		elif [ "$variant" = no-drop ]; then
 			# not one wait per round seen in D: the reader is seen in D
 			# in other sleeps too (a full request queue, say)
 			avg=$(($(m vma_write_lock_wait_ns) / (w > 0 ? w : 1)))
