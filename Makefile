@@ -1,7 +1,7 @@
 # retryscope: measure page-fault retries and mmap_lock fallbacks, stock vs
 # the VM_FAULT_RETRY_VMA series.  See README.md.
 #
-#   make compare   set up, build both kernels, run the scenarios, write the report
+#   make compare   set up, build the six kernels, run the scenarios, write the report
 #   make check     the test suite (ends with "N passed, N failed, N skipped")
 
 SHELL := /bin/bash
