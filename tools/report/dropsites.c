@@ -22,24 +22,11 @@ static const struct site {
 	  "fallback_site_swap_locked_folio" },
 };
 
-/* The sum over scenarios of a counter's median per run; NaN if no
- * scenario of the kernel has it. */
-static double sum_medians(const struct results *res, const char *kernel, const char *counter)
-{
-	double sum = NAN;
-	for (size_t s = 0; s < res->ns; s++) {
-		double m = counter_median(res, kernel, res->scenarios[s], counter);
-		if (!isnan(m))
-			sum = isnan(sum) ? m : sum + m;
-	}
-	return sum;
-}
-
 void write_drop_sites(FILE *f, const struct results *res)
 {
 	int any = 0;
 	for (size_t k = 0; k < res->nk && !any; k++)
-		any = !isnan(sum_medians(res, res->kernels[k], sites[0].retry));
+		any = !isnan(counter_sum_medians(res, res->kernels[k], sites[0].retry));
 	if (!any)
 		return;
 	fprintf(f, "\n## Where the lock was dropped\n\nThe file and swap retries by the place "
@@ -51,8 +38,8 @@ void write_drop_sites(FILE *f, const struct results *res)
 	for (size_t i = 0; i < sizeof(sites) / sizeof(*sites); i++) {
 		fprintf(f, "| %s |", sites[i].label);
 		for (size_t k = 0; k < res->nk; k++) {
-			double r = sum_medians(res, res->kernels[k], sites[i].retry);
-			double fb = sum_medians(res, res->kernels[k], sites[i].fallback);
+			double r = counter_sum_medians(res, res->kernels[k], sites[i].retry);
+			double fb = counter_sum_medians(res, res->kernels[k], sites[i].fallback);
 			if (isnan(r) || isnan(fb))
 				fprintf(f, " n/a |");
 			else
@@ -62,7 +49,7 @@ void write_drop_sites(FILE *f, const struct results *res)
 	}
 	fprintf(f, "| file: retry found the folio gone (`filemap_retry_miss`) |");
 	for (size_t k = 0; k < res->nk; k++) {
-		double m = sum_medians(res, res->kernels[k], "filemap_retry_miss");
+		double m = counter_sum_medians(res, res->kernels[k], "filemap_retry_miss");
 		if (isnan(m))
 			fprintf(f, " n/a |");
 		else

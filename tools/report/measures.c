@@ -650,6 +650,25 @@ double counter_median(const struct results *res, const char *kernel, const char 
 	return cell_of(res, kernel, scen, &r, NULL).s.median;
 }
 
+double counter_sum_medians(const struct results *res, const char *kernel, const char *counter)
+{
+	double sum = NAN;
+	for (size_t s = 0; s < res->ns; s++) {
+		double m = counter_median(res, kernel, res->scenarios[s], counter);
+		if (!isnan(m))
+			sum = isnan(sum) ? m : sum + m;
+	}
+	return sum;
+}
+
+double row_sum_medians(const struct results *res, const char *kernel, const struct row *row)
+{
+	double sum = 0;
+	for (size_t s = 0; s < res->ns && !isnan(sum); s++)
+		sum += cell_median(res, kernel, res->scenarios[s], row, NULL);
+	return sum;
+}
+
 void kernel_table_head(FILE *f, const struct results *res, const char *lead,
 		       const char *lead_align)
 {

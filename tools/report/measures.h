@@ -144,6 +144,13 @@ struct cell cell_of(const struct results *res, const char *kernel, const char *s
 /* Median over runs of a module counter's delta (NaN when no run has it). */
 double counter_median(const struct results *res, const char *kernel, const char *scen,
 		      const char *counter);
+/* The sum over scenarios of a counter's median per run (scenarios without
+ * it left out); NaN if no scenario of the kernel has it. */
+double counter_sum_medians(const struct results *res, const char *kernel, const char *counter);
+/* The sum over every scenario of a row's median per run; NaN if one
+ * scenario of the kernel lacks it (sums over different scenarios are not
+ * compared). */
+double row_sum_medians(const struct results *res, const char *kernel, const struct row *row);
 /* The cell's median, NaN when no run has a value. */
 double cell_median(const struct results *res, const char *kernel, const char *scen,
 		   const struct row *row, const char *cls);

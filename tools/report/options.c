@@ -124,9 +124,7 @@ static double opt_value(const struct results *res, size_t k, enum opt_col c,
 	double v = NAN;
 
 	if (c == OC_FALLBACKS || c == OC_REMOVED) {
-		v = 0;
-		for (size_t i = 0; i < res->ns; i++)
-			v += counter_median(res, kn, res->scenarios[i], "mmap_lock_fallback");
+		v = row_sum_medians(res, kn, &key_rows[KEY_FALLBACKS]);
 		if (c == OC_REMOVED)
 			v = opt_value(res, 0, OC_FALLBACKS, scen) - v;
 		return v;

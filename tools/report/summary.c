@@ -206,14 +206,8 @@ static void p99_claim(const struct results *res, struct sbuf *b, const char *cls
 /* mmap_lock fallbacks: the sum over scenarios of each median. */
 static void fallbacks_claim(const struct results *res, struct sbuf *b, double *v)
 {
-	for (size_t k = 0; k < res->nk; k++) {
-		v[k] = 0;
-		for (size_t s = 0; s < res->ns; s++) {
-			double x = cell_median(res, res->kernels[k], res->scenarios[s],
-					       &key_rows[KEY_FALLBACKS], NULL);
-			v[k] = isnan(x) || isnan(v[k]) ? NAN : v[k] + x;
-		}
-	}
+	for (size_t k = 0; k < res->nk; k++)
+		v[k] = row_sum_medians(res, res->kernels[k], &key_rows[KEY_FALLBACKS]);
 	claim(res, b, v, NULL, NULL, -1, "removes the most mmap_lock fallbacks", "",
 	      "the sum over every scenario of its median");
 }
