@@ -84,22 +84,79 @@ obj_dirs() {
 	done
 }
 
+# LAB_ARCHES: the arches whose lab kernels boot here (qemu under TCG).
+LAB_ARCHES='x86_64 arm64'
+
+# lab_arch ARCH: ARCH if lab kernels boot on it (x86, the kernel's name,
+# is x86_64), else die.
+lab_arch() {
+	local a=$1
+	[ "$a" != x86 ] || a=x86_64
+	case " $LAB_ARCHES " in
+	*" $a "*) printf '%s\n' "$a" ;;
+	*) die "--arch $1: lab kernels boot on $LAB_ARCHES only (scripts/check-arches compiles the others)" ;;
+	esac
+}
+
 # kernel_image_rel ARCH: the boot image's path inside a build directory.
 kernel_image_rel() {
-	case $1 in
+	case $(lab_arch "$1") in
 	x86_64) echo arch/x86/boot/bzImage ;;
-	*) die "--arch $1: only x86_64 lab kernels boot here (scripts/check-arches compiles the others)" ;;
+	arm64) echo arch/arm64/boot/Image ;;
 	esac
+}
+
+# kernel_arch ARCH: the kernel's ARCH= for it.
+kernel_arch() {
+	lab_arch "$1" >/dev/null
+	printf '%s\n' "$1"
+}
+
+# cross_prefix ARCH: CROSS_COMPILE= for ARCH on this (x86_64) host: empty
+# for x86_64, Debian's gcc-aarch64-linux-gnu for arm64.
+cross_prefix() {
+	case $(lab_arch "$1") in
+	x86_64) ;;
+	arm64) echo aarch64-linux-gnu- ;;
+	esac
+}
+
+# image_arch IMAGE: the arch of a lab kernel image, from its path.
+image_arch() {
+	local a
+	for a in $LAB_ARCHES; do
+		case $1 in */"$(kernel_image_rel "$a")") printf '%s\n' "$a"; return ;; esac
+	done
+	die "$1 is not a lab kernel image (<build dir>/$(kernel_image_rel x86_64) or .../$(kernel_image_rel arm64))"
+}
+
+# guest_tools_dir ARCH: where scripts/build-tools puts the guest's programs
+# for ARCH: tools/ itself for x86_64, build/tools-<arch>/ for another.
+guest_tools_dir() {
+	case $(lab_arch "$1") in
+	x86_64) printf '%s\n' "$RS_TOP/tools" ;;
+	*) printf '%s\n' "$RS_BUILD/tools-$1" ;;
+	esac
+}
+
+# guest_tool ARCH NAME: the path of a guest program (faultload, rs-snap,
+# rs-edgecase) built for ARCH by scripts/build-tools.
+guest_tool() {
+	local rel
+	case $2 in
+	faultload) rel=faultload/faultload ;;
+	rs-snap) rel=snap/rs-snap ;;
+	rs-edgecase) rel=edgecase/rs-edgecase ;;
+	*) die "guest_tool: no guest program '$2'" ;;
+	esac
+	printf '%s/%s\n' "$(guest_tools_dir "$1")" "$rel"
 }
 
 # obj_dir_of IMAGE: the build directory of an image that build-kernel printed.
 obj_dir_of() {
 	local rel
-	rel=$(kernel_image_rel x86_64)
-	case $1 in
-	*/"$rel") printf '%s\n' "${1%/"$rel"}" ;;
-	*) die "$1 is not a lab kernel image (<build dir>/$rel)" ;;
-	esac
+	rel=$(kernel_image_rel "$(image_arch "$1")")
+	printf '%s\n' "${1%/"$rel"}"
 }
 
 # series_file BASE VARIANT: the variant's series: none for stock,
