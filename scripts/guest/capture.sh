@@ -26,7 +26,7 @@
 #   stats.before/after   the module's counters   vmstat.before/after
 #   latency              the module's per-fault latency histogram (debugfs)
 #   record.log           faultload's and trace-cmd extract's output
-#   meta                 kernel, release, cpu_model, scenario, workload, run,
+#   meta                 kernel, release, cpu_model, arch, scenario, workload, run,
 #                        args, read_ahead_kb (key=value)
 #   guest-status         written last, when the run is over (key=value):
 #                        result=ok|lossy|failed, reason=<one line, empty
@@ -79,7 +79,9 @@ if [ -n "$ra_lab" ]; then
 	fi
 fi
 ra_lab=$(cat "$ra_file" 2>/dev/null)
+# x86 names its model; arm64's /proc/cpuinfo has only implementer and part.
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+[ -n "$cpu_model" ] || cpu_model="$(uname -m) implementer $(sed -n 's/^CPU implementer[[:space:]]*: //p' /proc/cpuinfo | head -n 1) part $(sed -n 's/^CPU part[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 rc=0
 # The runs come on fd 3: nothing a run starts reads the list.
 while read -r label scen n args <&3; do
@@ -101,6 +103,7 @@ while read -r label scen n args <&3; do
 		echo "kernel=$kernel"
 		echo "release=$(uname -r)"
 		echo "cpu_model=$cpu_model"
+		echo "arch=$(uname -m)"
 		echo "scenario=$label"
 		echo "workload=$scen"
 		echo "run=$n"

@@ -7,7 +7,6 @@
 # (tests/vm/counts.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-flag=(); [ -z "${RS_DEBUG:-}" ] || flag=(--debug)
 
 src=$(tree_dir 7.3 stock)
 cp_out=$("$src/scripts/checkpatch.pl" --strict --no-tree --terse -f \
@@ -24,21 +23,6 @@ if ! make -s -C "$top/tools" >"$RS_BUILD/check/tools-build.log" 2>&1; then
 	not_ok "tools build"
 	exit 1
 fi
-# sparse_false_positive FILE: drop "bad constant expression" reported on a
-# module_param()/MODULE_*() line (see above); keep everything else.
-sparse_false_positive() {
-	local f=$1 line file ln keep=()
-	while IFS= read -r line; do
-		if [[ $line =~ ^([^:]+):([0-9]+):[0-9]+:\ error:\ bad\ constant\ expression$ ]]; then
-			file=${BASH_REMATCH[1]} ln=${BASH_REMATCH[2]}
-			if sed -n "${ln}p" "$top/$file" 2>/dev/null | grep -qE '^(module_param|MODULE_)'; then
-				continue
-			fi
-		fi
-		keep+=("$line")
-	done <"$f"
-	printf '%s\n' "${keep[@]}" >"$f"
-}
 disk=$("$top/scripts/mkdisk") || { not_ok "test disk"; exit 1; }
 # v2, anon-only, retry-hard and no-drop (issues 6 and 17) when make compare has built them,
 # and the 6.12 backport's kernels when built: each is a 20-minute kernel
@@ -57,58 +41,6 @@ for bv in "${variants[@]}"; do
 	[ "$base" = 7.3 ] || v=$base-$v
 	img=$("$top/scripts/build-kernel" --base "$base" --variant "${bv#*:}" ${RS_DEBUG:+--debug} 2>/dev/null) ||
 		{ not_ok "no $base ${bv#*:} kernel"; continue; }
-	# build-module runs Debian 12's sparse 0.6.4 with __typeof_unqual__
-	# mapped to __typeof__ (else 7.3 turns C=1 off); drop the one false positive that 0.6.4 reports on every module_param() and
-	# MODULE_*() line of 7.3 (samples/kprobes/kretprobe_example.c too).
-	if ko=$("$top/scripts/build-module" --base "$base" --variant "${bv#*:}" "${flag[@]}" \
-		--extra "W=1 C=1" 2>"$RS_BUILD/check/module-$v.warn"); then
-		sparse_false_positive "$RS_BUILD/check/module-$v.warn"
-		if grep -qE 'warning|error' "$RS_BUILD/check/module-$v.warn"; then
-			sed 's/^/#   /' "$RS_BUILD/check/module-$v.warn" | head -n 20 || true
-			not_ok "$v: module builds W=1 C=1 without warnings"
-		else
-			ok "$v: module builds with W=1 and sparse (C=1), no warnings"
-		fi
-	else
-		sed 's/^/#   /' "$RS_BUILD/check/module-$v.warn" | tail -n 20
-		not_ok "$v: module build"
-		continue
-	fi
-	out=$(mktemp -d "$RS_BUILD/check/module-$v.XXXXXX")
-	# module.sh loads and unloads the module about ten times: single-
-	# threaded TCG too (7.3 stock: 112 ok in 122 s).
-	RS_TCG_THREAD=single "$top/scripts/vm" --kernel "$img" --disk "$disk" --swap-disk 256M --out "$out" \
-		--add "$top/tools/faultload/faultload" --add "$top/tools/snap/rs-snap" \
-		--timeout 900 -- sh "$top/tests/vm/module.sh" "$ko" "${bv#*:}" >"$out/console.log" 2>&1
-	rc=$?
-	[ "$rc" = 0 ] || not_ok "$v: the VM running tests/vm/module.sh exited $rc"
-	# The counts where the lab's scenarios never go (tests/vm/counts.sh).
-	# It loads and unloads the module once per backend: single-threaded
-	# TCG, where that never crashed a guest (docs/crash-rate.md: 0 in 300;
-	# 2 crashes per 100 loads under MTTCG).  7.3 stock: 174 s (MTTCG 230 s).
-	RS_TCG_THREAD=single "$top/scripts/vm" --kernel "$img" --disk "$disk" --out "$out" \
-		--iops 1000 --swap-disk 64M --add "$top/tools/edgecase/rs-edgecase" --timeout 1200 -- \
-		sh "$top/tests/vm/counts.sh" "$ko" "${bv#*:}" >"$out/console-counts.log" 2>&1 ||
-		not_ok "$v: the VM running tests/vm/counts.sh exited $?"
-	# The stress runs on 2 vCPUs with single-threaded TCG.  Under MTTCG
-	# (thread=multi) removing any ftrace-based kprobe while threads fault
-	# oopses at the patched site ("Oops: int3" at handle_mm_fault+0x1, or
-	# RIP 0) even without this module: tests/vm/kprobe-events-stress.sh does
-	# it with tracefs kprobe_events alone.  A vCPU runs a stale translation
-	# of text_poke_bp()'s int3; README "Known problems".
-	RS_TCG_THREAD=single "$top/scripts/vm" --kernel "$img" --disk "$disk" --smp 2 --out "$out" \
-		--add "$top/tools/faultload/faultload" --timeout 600 -- \
-		sh "$top/tests/vm/module-stress.sh" "$ko" >>"$out/console.log" 2>&1 ||
-		not_ok "$v: the VM running tests/vm/module-stress.sh (2 vCPUs, TCG thread=single) failed"
-	sed "s/^\(not \)\{0,1\}ok - /&$v: /" "$out/tap" 2>/dev/null || true
-	if [ ! -s "$out/tap" ]; then
-		tail -n 20 "$out/console.log" | sed 's/^/#   /'
-		not_ok "$v: module tests in the VM did not run (scripts/vm exit $rc)"
-	fi
-	if grep -qE 'BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|kmemleak:' "$out"/console*.log; then
-		grep -h -E -A5 'BUG:|WARNING:|Oops|KASAN|locking|kmemleak:' "$out"/console*.log | head -n 30 | sed 's/^/#   /' || true
-		not_ok "$v: kernel console clean (no oops, WARN, KASAN, lockdep)"
-	else
-		ok "$v: kernel console clean (no oops, WARN, KASAN, lockdep)"
-	fi
+	ko=$(module_build_test "$v" "$base" "${bv#*:}" x86_64) || continue
+	module_vm_tests "$v" "$img" "$ko" "${bv#*:}" x86_64 "$disk"
 done

@@ -431,8 +431,9 @@ check "  the same headline and run lists as the old form" cmp "$tmp/line.txt" "$
 contains "  the lossy run's reason= is listed" "$tmp/keys.md" "- † lossy run stock/swap/3: trace buffer overrun, 120 events lost (included)"
 contains "  the failed run's reason= is listed" "$tmp/keys.md" "- failed run patched/file-io/2: the guest died during capture (excluded)"
 contains "  crash=panic marks the kernel" "$tmp/keys.md" "- **patched: file-io/2: guest panic (the guest died during capture)**"
-contains "  meta.host's keys (config_hash, accel) with meta's (release, cpu_model)" "$tmp/keys.md" \
-	"| patched | 7.3.4-rs | c0ffee1, c0ffee2, c0ffee3 | tcg | QEMU TCG CPU version 2.5+ |"
+contains "  meta.host's keys (config_hash, accel) with meta's (release, arch, cpu_model)" "$tmp/keys.md" \
+	"| patched | 7.3.4-rs | aarch64 | c0ffee1, c0ffee2, c0ffee3 | tcg | QEMU TCG CPU version 2.5+ |"
+contains "  runs from before meta had arch= say n/a" "$tmp/keys.md" "| stock | 7.3.4 | n/a |"
 lacks "  no mark but the crash" "$tmp/keys.md" "- **stock:"
 # A guest that died mid-run leaves its files cut short (issue 21): the
 # failed run's half-written workload.json and trace.json are not read.

@@ -213,8 +213,8 @@ static void write_crash_verdict(FILE *f, const struct results *res)
 
 static void write_kernels(FILE *f, const struct results *res)
 {
-	static const char *const keys[] = { "release", "config_hash", "accel", "cpu_model" };
-	fprintf(f, "| kernel | release | config | accel | CPU |\n|---|---|---|---|---|\n");
+	static const char *const keys[] = { "release", "arch", "config_hash", "accel", "cpu_model" };
+	fprintf(f, "| kernel | release | arch | config | accel | CPU |\n|---|---|---|---|---|---|\n");
 	for (size_t k = 0; k < res->nk; k++) {
 		fprintf(f, "| %s |", res->kernels[k]);
 		for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
