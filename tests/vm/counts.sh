@@ -177,7 +177,15 @@ cases() {
 		done
 		check "$tag: module major_faults ($(m major_faults)) = getrusage majflt ($(ru majflt)); $(ru sigbus) of 120 rounds got SIGBUS" \
 			[ "$(m major_faults)" = "$(ru majflt)" ]
-		check "$tag: the truncation raced the read in some rounds ($(ru sigbus) SIGBUS)" [ "$(ru sigbus)" -gt 0 ]
+		# Whether the truncation lands inside a read is up to the timing:
+		# 4 to 19 rounds of 120 in the runs seen on x86 and arm64, and once
+		# 0 (arm64 patched, fprobe).  With none, the counts above hold but the taken-back
+		# fault was not exercised: a skip, not a pass.
+		if [ "$(ru sigbus)" -gt 0 ]; then
+			ok "$tag: the truncation raced the read in some rounds ($(ru sigbus) SIGBUS)"
+		else
+			ok "$tag: taken-back major fault # SKIP the truncation raced the read in none of 120 rounds (0 SIGBUS)"
+		fi
 	fi
 
 	# Every fault of a userfaultfd-registered page returns VM_FAULT_RETRY
