@@ -16,7 +16,7 @@ else
 VARIANTS ?= stock rfc v2 anon-only retry-hard no-drop
 endif
 
-.PHONY: all setup kernels module tools check check-arm64 check-debug compare bench check-arches check-series clean help
+.PHONY: all setup kernels module tools check check-arm64 check-debug compare bench check-arches check-series clean clean-module help
 
 all: kernels module tools
 
@@ -67,7 +67,12 @@ check-arches:
 	for v in $(filter-out stock,$(VARIANTS)); do scripts/check-arches --base 7.3 --variant $$v || exit 1; done
 	scripts/check-arches --base 6.12
 
-clean:
+clean: clean-module
 	rm -rf build/mod build/check build/vm
 	-$(MAKE) -C tools clean
-	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+
+# What make module leaves in the checkout, removed by name: the kernel's M=
+# clean would also delete every object below build/ (Kbuild refuses it).
+clean-module:
+	rm -f retryscope.ko retryscope.o retryscope.mod retryscope.mod.c retryscope.mod.o \
+		Module.symvers modules.order .module-common.o .*.cmd module/*.o module/.*.cmd

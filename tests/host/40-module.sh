@@ -44,3 +44,7 @@ for bv in "${variants[@]}"; do
 	ko=$(module_build_test "$v" "$base" "${bv#*:}" x86_64) || continue
 	module_vm_tests "$v" "$img" "$ko" "${bv#*:}" x86_64 "$disk"
 done
+# The README's way for your own kernel: make module KDIR=..., make clean-module.
+if [ -f "$(obj_dir 7.3 stock)/Module.symvers" ]; then
+	make_module_test stock "$(obj_dir 7.3 stock)"
+fi

@@ -67,6 +67,8 @@ if [ -n "$stock_img" ]; then
 		printf '%s\n' "$msg" | tail -n 5 | sed 's/^/#   /'
 		not_ok "arm64: scripts/vm --add of an x86-64 binary (exit $rc)"
 	fi
+	# The README's way for a device kernel: make module KDIR=... ARCH=arm64 ...
+	make_module_test arm64-stock "$(obj_dir 7.3 stock arm64)" ARCH=arm64 CROSS_COMPILE="$(cross_prefix arm64)"
 fi
 
 disk=$("$top/scripts/mkdisk") || { not_ok "test disk"; exit 1; }

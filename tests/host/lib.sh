@@ -159,3 +159,38 @@ vm_crash_tests() {
 		not_ok "$v: hanging guest: scripts/vm exit $rc after ${dt} s"
 	fi
 }
+
+# make_module_test LABEL KDIR [MAKE_VAR=VALUE...]: the README's way, `make
+# module KDIR=... [ARCH=... CROSS_COMPILE=... | LLVM=1]` in the checkout,
+# gives a retryscope.ko of the tree's arch, and `make clean-module` removes
+# it and its objects again (the kernel's M= clean is refused: Kbuild).
+make_module_test() {
+	local v=$1 kdir=$2 log=$RS_BUILD/check/make-module-$1.log want desc
+	shift 2
+	want=x86-64
+	! grep -q '^CONFIG_ARM64=y' "$kdir/.config" || want=aarch64
+	if ! make -C "$top" module KDIR="$kdir" "$@" >"$log" 2>&1; then
+		tail -n 15 "$log" | sed 's/^/#   /'
+		not_ok "$v: make module KDIR=${kdir#"$top"/} $*"
+		return
+	fi
+	desc=$(file "$top/retryscope.ko")
+	if grep -q "$want" <<<"$desc"; then
+		ok "$v: make module KDIR=${kdir#"$top"/} $* gives a $want retryscope.ko"
+	else
+		not_ok "$v: make module KDIR=${kdir#"$top"/} $*: $desc"
+	fi
+	if make -C "$kdir" M="$top" "$@" clean >>"$log" 2>&1 || ! grep -q 'retryscope: not the kernel' "$log"; then
+		not_ok "$v: the kernel's M= clean is not refused (it deletes every object under build/)"
+	elif [ ! -e "$top/retryscope.ko" ]; then
+		not_ok "$v: the refused M= clean removed retryscope.ko all the same"
+	else
+		ok "$v: the kernel's M= clean is refused before it deletes anything"
+	fi
+	make -C "$top" clean-module >>"$log" 2>&1
+	if [ ! -e "$top/retryscope.ko" ] && [ -z "$(find "$top/module" -name '*.o' -print -quit)" ]; then
+		ok "$v: make clean-module removes the module and its objects"
+	else
+		not_ok "$v: make clean-module left $(find "$top/retryscope.ko" "$top/module" -name '*.o' -o -name '*.ko' 2>/dev/null | head -n 3 | tr '\n' ' ')"
+	fi
+}
