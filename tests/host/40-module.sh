@@ -41,7 +41,7 @@ for bv in "${variants[@]}"; do
 	[ "$base" = 7.3 ] || v=$base-$v
 	img=$("$top/scripts/build-kernel" --base "$base" --variant "${bv#*:}" ${RS_DEBUG:+--debug} 2>/dev/null) ||
 		{ not_ok "no $base ${bv#*:} kernel"; continue; }
-	ko=$(module_build_test "$v" "$base" "${bv#*:}" x86_64) || continue
+	ko=$(module_build_test "$v" "$(obj_dir_of "$img")") || continue
 	module_vm_tests "$v" "$img" "$ko" "${bv#*:}" x86_64 "$disk"
 done
 # The README's way for your own kernel: make module KDIR=..., make clean-module.

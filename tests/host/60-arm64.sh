@@ -74,6 +74,18 @@ fi
 disk=$("$top/scripts/mkdisk") || { not_ok "test disk"; exit 1; }
 for vi in "${imgs[@]}"; do
 	v=${vi%%:*} img=${vi#*:}
-	ko=$(module_build_test "arm64-$v" 7.3 "$v" arm64) || continue
+	ko=$(module_build_test "arm64-$v" "$(obj_dir_of "$img")") || continue
 	module_vm_tests "arm64-$v" "$img" "$ko" "$v" "$disk"
 done
+
+# The GKI base built as Android builds it, with clang (scripts/build-kernel
+# --base 6.12 --arch arm64 --llvm), when built: the README's device command
+# (make module ... ARCH=arm64 LLVM=1) and the module's tests on it.
+gki=$(obj_dir 6.12 stock arm64)-llvm
+if [ -f "$gki/$(kernel_image_rel arm64)" ]; then
+	make_module_test arm64-6.12-llvm "$gki" ARCH=arm64 LLVM=1
+	ko=$(module_build_test arm64-6.12-llvm "$gki") &&
+		module_vm_tests arm64-6.12-llvm "$gki/$(kernel_image_rel arm64)" "$ko" stock "$disk"
+else
+	ok "arm64 6.12 (clang): make module LLVM=1 and module tests # SKIP kernel not built (scripts/build-kernel --base 6.12 --arch arm64 --llvm)"
+fi

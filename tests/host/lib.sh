@@ -44,17 +44,14 @@ sparse_false_positive() {
 	printf '%s\n' "${keep[@]}" >"$f"
 }
 
-# module_build_test LABEL BASE VARIANT ARCH: build retryscope.ko for that
-# lab kernel with W=1 and sparse (C=1; build-module maps
+# module_build_test LABEL KDIR: build retryscope.ko for the lab kernel
+# built in KDIR with W=1 and sparse (C=1; build-module maps
 # __typeof_unqual__, which 0.6.4 cannot parse, else 7.3 turns C=1 off),
 # print an ok/not ok line prefixed LABEL, and print the .ko's path on
 # stdout last.  Returns 1 when there is no module.
 module_build_test() {
-	local label=$1 base=$2 variant=$3 arch=$4 ko warn=$RS_BUILD/check/module-$1.warn
-	local flag=()
-	[ -z "${RS_DEBUG:-}" ] || flag=(--debug)
-	if ko=$("$top/scripts/build-module" --base "$base" --variant "$variant" --arch "$arch" \
-		"${flag[@]}" --extra "W=1 C=1" 2>"$warn"); then
+	local label=$1 kdir=$2 ko warn=$RS_BUILD/check/module-$1.warn
+	if ko=$("$top/scripts/build-module" --kdir "$kdir" --extra "W=1 C=1" 2>"$warn"); then
 		sparse_false_positive "$warn"
 		if grep -qE 'warning|error' "$warn"; then
 			sed 's/^/#   /' "$warn" | head -n 20 >&2 || true
