@@ -168,14 +168,14 @@ make_module_test() {
 	! grep -q '^CONFIG_ARM64=y' "$kdir/.config" || want=aarch64
 	if ! make -C "$top" module KDIR="$kdir" "$@" >"$log" 2>&1; then
 		tail -n 15 "$log" | sed 's/^/#   /'
-		not_ok "$v: make module KDIR=${kdir#"$top"/} $*"
+		not_ok "$v: make module KDIR=${kdir#"$top"/}${*:+ $*}"
 		return
 	fi
 	desc=$(file "$top/retryscope.ko")
 	if grep -q "$want" <<<"$desc"; then
-		ok "$v: make module KDIR=${kdir#"$top"/} $* gives a $want retryscope.ko"
+		ok "$v: make module KDIR=${kdir#"$top"/}${*:+ $*} gives a $want retryscope.ko"
 	else
-		not_ok "$v: make module KDIR=${kdir#"$top"/} $*: $desc"
+		not_ok "$v: make module KDIR=${kdir#"$top"/}${*:+ $*}: $desc"
 	fi
 	if make -C "$kdir" M="$top" "$@" clean >>"$log" 2>&1 || ! grep -q 'retryscope: not the kernel' "$log"; then
 		not_ok "$v: the kernel's M= clean is not refused (it deletes every object under build/)"
