@@ -106,12 +106,6 @@ kernel_image_rel() {
 	esac
 }
 
-# kernel_arch ARCH: the kernel's ARCH= for it.
-kernel_arch() {
-	lab_arch "$1" >/dev/null
-	printf '%s\n' "$1"
-}
-
 # cross_prefix ARCH: CROSS_COMPILE= for ARCH on this (x86_64) host: empty
 # for x86_64, Debian's gcc-aarch64-linux-gnu for arm64.
 cross_prefix() {
