@@ -42,7 +42,7 @@ for bv in "${variants[@]}"; do
 	img=$("$top/scripts/build-kernel" --base "$base" --variant "${bv#*:}" ${RS_DEBUG:+--debug} 2>/dev/null) ||
 		{ not_ok "no $base ${bv#*:} kernel"; continue; }
 	ko=$(module_build_test "$v" "$(obj_dir_of "$img")") || continue
-	module_vm_tests "$v" "$img" "$ko" "${bv#*:}" x86_64 "$disk"
+	module_vm_tests "$v" "$img" "$ko" "${bv#*:}" "$disk"
 done
 # The README's way for your own kernel: make module KDIR=..., make clean-module.
 if [ -f "$(obj_dir 7.3 stock)/Module.symvers" ]; then

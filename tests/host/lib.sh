@@ -72,6 +72,7 @@ module_build_test() {
 # tests/vm/module.sh, tests/vm/counts.sh, tests/vm/module-stress.sh, then
 # the kernel console check; their TAP lines prefixed with LABEL.
 module_vm_tests() {
+	[ "$#" = 5 ] || { not_ok "module_vm_tests takes 5 arguments, got $#: $*"; return 1; }
 	local v=$1 img=$2 ko=$3 variant=$4 disk=$5 arch out rc
 	arch=$(image_arch "$img")
 	out=$(mktemp -d "$RS_BUILD/check/module-$v.XXXXXX")
