@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# tests/unit/bench-args.sh: scripts/bench refuses bad options and bad
+# result files with a message and exit 1, before it builds or boots
+# anything, and its split table (--split --from) on a fixture: the cost of
+# the default in points of the none rate, split into the hooks, the
+# counting and the mmap_lock tracepoints, and in instructions per fault
+# under icount (1e9 / (4 R)).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fx=$top/tests/fixtures/bench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+# bad WANT ARGS...: bench ARGS exits 1 with WANT in its message
+bad() {
+	local want=$1 out rc
+	shift
+	out=$("$top/scripts/bench" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" = 1 ] && grep -qF -- "$want" <<<"$out"; then
+		echo "ok - bench $*: refused ($(tail -n 1 <<<"$out"))"
+	else
+		fail=1
+		echo "not ok - bench $*: exit $rc, wanted 1 and '$want': $out"
+	fi
+}
+bad "--reps takes a positive integer" --reps 0
+bad "--clock takes icount or wall" --clock tsc
+bad "unknown option --splt" --splt
+bad "no such readable file" --from "$tmp/none.txt"
+printf 'anon none 1 1000\nanon hook one 980\n' >"$tmp/bad.txt"
+bad "malformed" --split --from "$tmp/bad.txt"
+grep -v '^file entry 3' "$fx/split.txt" >"$tmp/short.txt"
+bad "file/entry has 2 runs" --split --from "$tmp/short.txt"
+bad "anon/around has no run" --from "$fx/split.txt"
+
+# want LABEL REGEX: a line of the split table matches REGEX
+out=$("$top/scripts/bench" --split --from "$fx/split.txt" 2>&1)
+want() {
+	if grep -qE -- "$2" <<<"$out"; then
+		echo "ok - bench --split: $1"
+	else
+		fail=1
+		echo "not ok - bench --split: $1: no line matches '$2' in:"
+		printf "%s\n" "$out" | sed "s/^/#   /"
+	fi
+}
+# anon medians 1000 / 980 / 960 / 950: 5.0% = 2.0 + 2.0 + 1.0 points;
+# 250000 instructions per fault, +13158 = +5102 +5315 +2741
+want "anon: medians and points" '^\| anon \| 1000 \| 980 \| 960 \| 950 \| 5\.0% \| 2\.0% \| 2\.0% \| 1\.0% \|'
+want "anon: instructions per fault" '^\| anon .*\| 250000 \| \+13158 = \+5102 \+5315 \+2741 \|$'
+# file 500 / 495 / 490 / 490: 2.0% = 1.0 + 1.0 + 0.0
+want "file: medians and points" '^\| file \| 500 \| 495 \| 490 \| 490 \| 2\.0% \| 1\.0% \| 1\.0% \| 0\.0% \|'
+want "paired ratios" 'anon hook 0\.980, nolock 0\.960, entry 0\.950'
+# The committed runs: --from gives back their tables' rows.
+for d in bench bench-arm64; do
+	r=$top/results/$d
+	[ -f "$r/bench.txt" ] || continue
+	if diff <(grep -E '^\| (anon|file) ' "$r/bench.md") \
+		<("$top/scripts/bench" --from "$r/bench.txt" 2>&1 | grep -E '^\| (anon|file) ') >"$tmp/diff"; then
+		echo "ok - bench --from results/$d/bench.txt: the committed table's rows"
+	else
+		fail=1
+		echo "not ok - bench --from results/$d/bench.txt differs from results/$d/bench.md:"
+		sed 's/^/#   /' "$tmp/diff"
+	fi
+done
+[ "$fail" = 0 ]
