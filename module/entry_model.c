@@ -127,13 +127,13 @@ static __always_inline bool rs_em_first_attempt(unsigned long address,
 	     READ_ONCE(slot->flt) == rs_task_flt()))
 		return false;
 	if (flags & FAULT_FLAG_USER) {
-		rs_inc(RS_user_faults);
-		rs_inc(RS_attempts_1);
+		rs_inc_task(RS_user_faults);
+		rs_inc_task(RS_attempts_1);
 		rs_note_attempts(1);
 		tf |= RS_TF_USER;
 	}
 	if (flags & RS_FAULT_FLAG_VMA_LOCK) {
-		rs_inc(RS_vma_lock_success);
+		rs_inc_task(RS_vma_lock_success);
 		tf |= RS_TF_VMA;
 	}
 	WRITE_ONCE(slot->word,

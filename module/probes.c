@@ -70,6 +70,12 @@ static __always_inline void rs_hit(enum rs_probe_id id)
 	this_cpu_inc(rs_probe_hits[id]);
 }
 
+/* rs_hit() from a hook that only runs in task context (see rs_inc_task()) */
+static __always_inline void rs_hit_task(enum rs_probe_id id)
+{
+	__this_cpu_inc(rs_probe_hits[id]);
+}
+
 /* --- the entry model's entry hooks ---------------------------------------- */
 
 static __always_inline void rs_emh_handle_mm_fault(unsigned long vma,
@@ -78,7 +84,7 @@ static __always_inline void rs_emh_handle_mm_fault(unsigned long vma,
 {
 	if (!rs_filter_match())
 		return;
-	rs_hit(RS_P_HANDLE_MM_FAULT);
+	rs_hit_task(RS_P_HANDLE_MM_FAULT);
 	rs_em_handle_mm_fault(address, flags);
 }
 
