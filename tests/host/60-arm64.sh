@@ -29,6 +29,23 @@ else
 	sed 's/^/#   /' "$RS_BUILD/check/tools-arm64.log" | tail -n 20
 	not_ok "arm64: scripts/build-tools --arch arm64"
 fi
+# A file gone from the sysroot brings its package back (the stamps once
+# only said "unpacked", and a deleted file stayed deleted).  The file is
+# one the guest never uses.
+root=$RS_BUILD/userland/arm64/root
+gone=usr/share/initramfs-tools/hooks/zz-busybox
+if [ -f "$root/$gone" ]; then
+	rm -f "$root/$gone"
+	"$top/scripts/userland" --arch arm64 >/dev/null 2>"$RS_BUILD/check/userland-arm64.log"
+	if [ -f "$root/$gone" ]; then
+		ok "arm64: scripts/userland unpacks again a package whose file was deleted ($gone)"
+	else
+		sed 's/^/#   /' "$RS_BUILD/check/userland-arm64.log" | tail -n 5
+		not_ok "arm64: $gone deleted from the sysroot stays deleted after scripts/userland"
+	fi
+else
+	not_ok "arm64: busybox-static unpacked no $gone (scripts/userland)"
+fi
 
 imgs=()
 for v in stock patched; do
