@@ -106,10 +106,13 @@ else
 		echo "kernel=$kernel"
 		echo "release=$(uname -r)"
 		echo "cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+		echo "arch=$(uname -m)"
 		echo "scenario=$label"
 		echo "workload=$scen"
 		echo "run=$n"
 		echo "args=$args"
+		# the data disk's, as the job left it (capture sets the lab's)
+		echo "read_ahead_kb=$(cat /sys/block/vda/queue/read_ahead_kb 2>/dev/null)"
 	} >"$d/meta"
 	echo 1 >"$dbg/reset"
 	rs-snap "$dbg/stats=$d/stats.before" /proc/vmstat="$d/vmstat.before"
