@@ -238,6 +238,19 @@ if [ -f "$(obj_dir 7.3 "$v" arm64)/$(kernel_image_rel arm64)" ]; then
 		timed "scripts/lava-device --arch arm64 renders the qemu device dictionary" \
 			"$top/scripts/lava-device" --arch arm64 -o "$res/qemu-aarch64.yaml" &&
 		lava_e2e arm64 "$res/qemu-aarch64.yaml" "$res/arm64" 5602
+	# filed beside the x86 run of the same run id and variant: refused,
+	# nothing changed
+	mixed=$res/mixed
+	cp -a "$res/results" "$mixed"
+	before=$(find "$mixed" | sort | md5sum)
+	if out=$("$top/scripts/lava-collect" --results "$mixed" "$res/arm64/lava-run.log" 2>&1); then
+		not_ok "lava-collect refuses the arm64 run into the x86 run's results (it exited 0)"
+	elif ! grep -q "holds runs of another build of 'stock'" <<<"$out" || [ "$(find "$mixed" | sort | md5sum)" != "$before" ]; then
+		printf '%s\n' "$out" | tail -n 3 | sed 's/^/#   /'
+		not_ok "lava-collect refuses the arm64 run into the x86 run's results, and changes nothing"
+	else
+		ok "lava-collect refuses the arm64 run into the x86 run's results: $(printf '%s\n' "$out" | tail -n 1 | cut -c1-110)"
+	fi
 else
 	ok "arm64: a LAVA job on the arm64 lab kernel # SKIP kernel not built (make check-arm64 builds it)"
 fi
