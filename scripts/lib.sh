@@ -280,6 +280,22 @@ parse_spec() {
 	esac
 }
 
+# other_build DEST CFG: the first DEST/<scenario>/<n>/meta.host (a kernel's
+# runs in a results directory) of a build other than config hash CFG, or
+# nothing.  One build of a kernel per run id: runs of two builds (an arm64
+# and an x86 one, or one before a config change) would be averaged together.
+other_build() {
+	local m had
+	for m in "$1"/*/*/meta.host; do
+		[ -f "$m" ] || continue
+		had=$(status_get "$m" config_hash)
+		if [ -n "$had" ] && [ "$had" != "$2" ]; then
+			printf '%s\n' "$m"
+			return
+		fi
+	done
+}
+
 # status_get FILE KEY: the value of KEY in a key=value file of a run
 # directory (status, guest-status, meta, meta.host); empty if it has none.
 # A status file of the form before key=value ("ok", "lossy: WHY",

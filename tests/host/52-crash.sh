@@ -84,3 +84,21 @@ else
 	grep '^capture:' "$log" | tail -n 3 | sed 's/^/#   /'
 	not_ok "capture says it did 1 failed run again"
 fi
+
+# A run id holds one build of a kernel: a capture into a run id whose stock
+# runs came from another build (here: their meta.host says another
+# config_hash) is refused before it boots, and changes nothing.
+mkdir -p "$res/mixed/other/$v/minor"
+cp -a "$d/2" "$res/mixed/other/$v/minor/1"
+sed -i 's/^config_hash=.*/config_hash=0123456789abcdef/' "$res/mixed/other/$v/minor/1/meta.host"
+before=$(find "$res/mixed" -type f -exec md5sum {} + | sort)
+t0=$(date +%s)
+if out=$("$top/scripts/capture" --variant "$v" --runs 1 --run-id other --results "$res/mixed" minor:--duration,1 2>&1); then
+	not_ok "capture into a run id with another build's runs is refused (it exited 0)"
+elif ! grep -q "holds runs of another build of '$v'" <<<"$out" || grep -q 'boot ' <<<"$out" ||
+	[ "$(find "$res/mixed" -type f -exec md5sum {} + | sort)" != "$before" ]; then
+	printf '%s\n' "$out" | tail -n 5 | sed 's/^/#   /'
+	not_ok "capture into a run id with another build's runs is refused before it boots, changing nothing"
+else
+	ok "capture into a run id with another build's runs is refused before it boots ($(($(date +%s) - t0)) s): $(printf '%s\n' "$out" | tail -n 1 | cut -c1-90)"
+fi
