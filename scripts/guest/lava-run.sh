@@ -4,8 +4,11 @@
 # scripts/lava-jobs wrote; scripts/lava-collect files what it prints.
 #
 #   lava-run.sh --kernel NAME --label LABEL --workload SCENARIO --run N
-#               --run-id ID --host-meta 'k=v;k=v' [-- FAULTLOAD-ARG...]
+#               --run-id ID --host-meta 'k=v;k=v' [--read-ahead-kb KB]
+#               [-- FAULTLOAD-ARG...]
 #
+# --read-ahead-kb: the data disk's readahead before the run, as capture.sh
+# sets the lab's (scripts/lava-jobs passes capture's default, 256).
 # In the initramfs at /opt/retryscope with retryscope.ko, faultload and
 # rs-snap.  Mounts debugfs and cgroup2, the test disk (/dev/vda, ext4, at
 # /mnt/disk, read-only) and the swap disk (/dev/vdb) when the job attached
@@ -31,7 +34,7 @@
 # for a lossy or failed run, LABEL.lossy.WHY or LABEL.failed.WHY (fail).
 # The last line is "RS-DONE result=...".
 set -u
-kernel='' label='' scen='' n='' run_id='' host_meta=''
+kernel='' label='' scen='' n='' run_id='' host_meta='' ra_lab=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -40,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--run) n=$2; shift 2 ;;
 	--run-id) run_id=$2; shift 2 ;;
 	--host-meta) host_meta=$2; shift 2 ;;
+	--read-ahead-kb) ra_lab=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "lava-run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -65,6 +69,10 @@ grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kern
 if [ -b /dev/vda ] && ! grep -q ' /mnt/disk ' /proc/mounts; then
 	mkdir -p /mnt/disk
 	mount -t ext4 -o ro /dev/vda /mnt/disk || echo "lava-run.sh: cannot mount /dev/vda" >&2
+fi
+if [ -n "$ra_lab" ] && [ -b /dev/vda ] && ! echo "$ra_lab" >/sys/block/vda/queue/read_ahead_kb; then
+	echo "lava-run.sh: cannot set read_ahead_kb $ra_lab on /dev/vda" >&2
+	exit 2
 fi
 if [ -b /dev/vdb ] && ! grep -q '^/dev/vdb ' /proc/swaps; then
 	swapon /dev/vdb || echo "lava-run.sh: swapon /dev/vdb failed" >&2
@@ -111,8 +119,16 @@ else
 		echo "workload=$scen"
 		echo "run=$n"
 		echo "args=$args"
-		# the data disk's, as the job left it (capture sets the lab's)
-		echo "read_ahead_kb=$(cat /sys/block/vda/queue/read_ahead_kb 2>/dev/null)"
+		# the data disk's (--read-ahead-kb), or the run's own
+		# --read-ahead-kb, which faultload sets
+		ra=$(cat /sys/block/vda/queue/read_ahead_kb 2>/dev/null)
+		# shellcheck disable=SC2086 # $args is a list of options
+		set -- $args
+		while [ $# -gt 0 ]; do
+			[ "$1" = --read-ahead-kb ] && [ $# -ge 2 ] && ra=$2
+			shift
+		done
+		echo "read_ahead_kb=$ra"
 	} >"$d/meta"
 	echo 1 >"$dbg/reset"
 	rs-snap "$dbg/stats=$d/stats.before" /proc/vmstat="$d/vmstat.before"

@@ -142,6 +142,9 @@ lava_e2e() {
 	check "the same release and config in both (meta, meta.host; $arch)" \
 		test "$(status_get "$lv/meta" release) $(status_get "$lv/meta.host" config_hash)" = \
 		"$(status_get "$dv/meta" release) $(status_get "$dv/meta.host" config_hash)"
+	# the job set the lab's readahead, as capture does (the guest's own is 8192)
+	a=$(status_get "$lv/meta" read_ahead_kb) b=$(status_get "$dv/meta" read_ahead_kb)
+	check "the same read_ahead_kb in both ($a, capture $b; $arch)" test -n "$a" -a "$a" = "$b"
 	if "$top/tools/report/rs-report" "$col/$id" -o "$col/$id/report.md" >"$out/rs-report.log" 2>&1 &&
 		grep -q '^| minor | stock |' "$col/$id/report.md"; then
 		ok "rs-report reads the collected $arch results: $(grep -m1 '^| minor | stock |' "$col/$id/report.md" | cut -c1-100)"
@@ -234,22 +237,31 @@ fi
 # arm64 (issue 18): the same job on the arm64 lab kernel, qemu -M virt with
 # lava-dispatcher's qemu device type for arm64, when that kernel is built.
 if [ -f "$(obj_dir 7.3 "$v" arm64)/$(kernel_image_rel arm64)" ]; then
-	timed "scripts/lava-setup --arch arm64 (the arm64 busybox image)" "$top/scripts/lava-setup" --arch arm64 &&
+	if timed "scripts/lava-setup --arch arm64 (the arm64 busybox image)" "$top/scripts/lava-setup" --arch arm64 &&
 		timed "scripts/lava-device --arch arm64 renders the qemu device dictionary" \
 			"$top/scripts/lava-device" --arch arm64 -o "$res/qemu-aarch64.yaml" &&
-		lava_e2e arm64 "$res/qemu-aarch64.yaml" "$res/arm64" 5602
-	# filed beside the x86 run of the same run id and variant: refused,
-	# nothing changed
-	mixed=$res/mixed
-	cp -a "$res/results" "$mixed"
-	before=$(find "$mixed" | sort | md5sum)
-	if out=$("$top/scripts/lava-collect" --results "$mixed" "$res/arm64/lava-run.log" 2>&1); then
-		not_ok "lava-collect refuses the arm64 run into the x86 run's results (it exited 0)"
-	elif ! grep -q "holds runs of another build of 'stock'" <<<"$out" || [ "$(find "$mixed" | sort | md5sum)" != "$before" ]; then
-		printf '%s\n' "$out" | tail -n 3 | sed 's/^/#   /'
-		not_ok "lava-collect refuses the arm64 run into the x86 run's results, and changes nothing"
-	else
-		ok "lava-collect refuses the arm64 run into the x86 run's results: $(printf '%s\n' "$out" | tail -n 1 | cut -c1-110)"
+		lava_e2e arm64 "$res/qemu-aarch64.yaml" "$res/arm64" 5602; then
+		# Filed beside the x86 run of the same run id and variant: refused,
+		# nothing changed; a failed run too (its guest sent no meta.host:
+		# the job names the build).
+		mixed=$res/mixed
+		cp -a "$res/results" "$mixed"
+		{
+			grep -m1 -B100000 'LAVA_SIGNAL_STARTRUN' "$res/arm64/lava-run.log"
+			printf '%s\n' '{"dt": "2026-12-05T00:00:00", "lvl": "results", "msg": {"case": "job", "definition": "lava", "error_msg": "lava-test-shell timed out after 900 seconds", "error_type": "Infrastructure", "result": "fail"}}'
+		} >"$res/arm64/failed.log"
+		before=$(find "$mixed" | sort | md5sum)
+		for what in run:"$res/arm64/lava-run.log" "failed run":"$res/arm64/failed.log"; do
+			if out=$("$top/scripts/lava-collect" --results "$mixed" --job "$job" "${what#*:}" 2>&1); then
+				not_ok "lava-collect refuses the arm64 ${what%%:*} into the x86 run's results (it exited 0)"
+			elif ! grep -q "holds runs of another build of 'stock'" <<<"$out" ||
+				[ "$(find "$mixed" | sort | md5sum)" != "$before" ]; then
+				printf '%s\n' "$out" | tail -n 3 | sed 's/^/#   /'
+				not_ok "lava-collect refuses the arm64 ${what%%:*} into the x86 run's results, and changes nothing"
+			else
+				ok "lava-collect refuses the arm64 ${what%%:*} into the x86 run's results: $(printf '%s\n' "$out" | tail -n 1 | cut -c1-100)"
+			fi
+		done
 	fi
 else
 	ok "arm64: a LAVA job on the arm64 lab kernel # SKIP kernel not built (make check-arm64 builds it)"
