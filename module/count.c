@@ -47,6 +47,8 @@ void rs_count_retry_kept(const struct rs_task_state *ts, unsigned long address)
 void rs_count_abandoned(struct rs_task_state *ts)
 {
 	rs_inc(RS_faults_abandoned);
+	/* its start, if timed, must not time the re-executed access */
+	WRITE_ONCE(rs_slot_fault_start(ts->slot)->start, 0);
 	if (ts->flags & RS_TF_MAJOR)
 		rs_dec(RS_major_faults);
 	ts->state = RS_ST_NONE;

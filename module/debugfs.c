@@ -180,6 +180,8 @@ static int rs_features_show(struct seq_file *m, void *v)
 	seq_printf(m, "per_vma_lock %s\n", RS_HAVE_PER_VMA_LOCK ? "yes" : "no");
 	seq_printf(m, "vm_fault_retry_vma %s\n",
 		   RS_VM_FAULT_RETRY_VMA_BITS ? "yes" : "no");
+	seq_printf(m, "filemap_fault_retry_vma %s\n",
+		   RS_FILEMAP_RETRY_VMA_BITS ? "yes" : "no");
 	seq_printf(m, "per_vma_lock_stats %s\n",
 		   IS_ENABLED(CONFIG_PER_VMA_LOCK_STATS) ? "yes" : "no");
 	seq_printf(m, "vm_fault_retry 0x%x\n",

@@ -18,6 +18,17 @@
 #define RS_VM_FAULT_RETRY_VMA_BITS 0U
 #endif
 
+/*
+ * VM_FAULT_RETRY_VMA as filemap_fault() returns it: 0 where its source
+ * does not set the bit (anon-only, or no kernel source at build time:
+ * Kbuild), and the file sites are then read as on stock (io_fault.c).
+ */
+#if defined(RS_HAVE_VM_FAULT_RETRY_VMA) && defined(RS_HAVE_FILEMAP_RETRY_VMA)
+#define RS_FILEMAP_RETRY_VMA_BITS RS_VM_FAULT_RETRY_VMA_BITS
+#else
+#define RS_FILEMAP_RETRY_VMA_BITS 0U
+#endif
+
 #ifdef RS_HAVE_VM_FAULT_RETRY_HARD
 #define RS_VM_FAULT_RETRY_HARD_BITS ((__force unsigned int)VM_FAULT_RETRY_HARD)
 #else

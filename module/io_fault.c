@@ -19,6 +19,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
+#include <linux/sched/signal.h>
 #include <linux/timekeeping.h>
 #include <linux/xarray.h>
 
@@ -146,7 +147,8 @@ static __always_inline bool rs_filemap_no_readahead(const struct vm_area_struct 
 enum {
 	RS_FOLIO_NONE,		/* no folio (or a shadow entry) */
 	RS_FOLIO_LOCKED,	/* someone else's I/O or lock */
-	RS_FOLIO_UPTODATE,	/* uptodate, unlocked */
+	RS_FOLIO_UPTODATE,	/* uptodate, unlocked, no mark */
+	RS_FOLIO_RA_MARK,	/* uptodate, marked: do_async_mmap_readahead() drops for it */
 	RS_FOLIO_STALE,		/* not uptodate, unlocked */
 };
 
@@ -156,16 +158,28 @@ enum {
  * freed or reused in between is read harmlessly, and attributed by what
  * the module saw).  No folio_test_*(): their checks of a folio that is
  * now a tail page would BUG on CONFIG_DEBUG_VM_PGFLAGS kernels.
+ *
+ * An uptodate folio is RS_FOLIO_RA_MARK when the kernel's
+ * do_async_mmap_readahead() will drop the lock for it: PG_readahead set,
+ * readahead not off for the VMA (VM_RAND_READ, ra_pages 0) and a first
+ * attempt (allow_retry_first(), checked at the return).  PG_readahead is
+ * PG_reclaim's bit; the kernel's folio_test_readahead() does not look at
+ * PG_writeback either, and drops the lock before page_cache_async_ra()
+ * returns early for a folio under writeback: the module tests what the
+ * kernel tests.  An uptodate folio without the mark that another fault
+ * or filemap_map_pages() locks before the kernel's folio_trylock() is
+ * plain lock contention (locked_folio), the drop v2's patch 5 removes.
  */
 static __always_inline u8 rs_filemap_folio_state(const struct vm_fault *vmf)
 {
-	struct address_space *mapping = vmf->vma->vm_file->f_mapping;
+	const struct vm_area_struct *vma = vmf->vma;
+	struct file *file = vma->vm_file;
 	unsigned long fl = 0;
 	struct folio *folio;
 	void *e;
 
 	rcu_read_lock();
-	e = xa_load(&mapping->i_pages, vmf->pgoff);
+	e = xa_load(&file->f_mapping->i_pages, vmf->pgoff);
 	if (e && !xa_is_value(e)) {
 		folio = e;
 		fl = READ_ONCE(*(const unsigned long *)&folio->flags);
@@ -173,6 +187,11 @@ static __always_inline u8 rs_filemap_folio_state(const struct vm_fault *vmf)
 	rcu_read_unlock();
 	if (!e || xa_is_value(e))
 		return RS_FOLIO_NONE;
+	/* the mark first: the kernel drops for it before any folio lock */
+	if ((fl & (BIT(PG_uptodate) | BIT(PG_readahead))) ==
+	    (BIT(PG_uptodate) | BIT(PG_readahead)) &&
+	    !(vma->vm_flags & VM_RAND_READ) && READ_ONCE(file->f_ra.ra_pages))
+		return RS_FOLIO_RA_MARK;
 	if (fl & BIT(PG_locked))
 		return RS_FOLIO_LOCKED;
 	return fl & BIT(PG_uptodate) ? RS_FOLIO_UPTODATE : RS_FOLIO_STALE;
@@ -184,31 +203,58 @@ static __always_inline u8 rs_filemap_folio_state(const struct vm_fault *vmf)
  *                                        readahead is off
  *   a folio locked                       locked_folio (someone else's I/O
  *                                        or lock: lock_folio_maybe_drop_mmap())
- *   uptodate, unlocked                   uptodate (do_async_mmap_readahead()
- *                                        dropped it for a PG_readahead
- *                                        folio; the data was there)
+ *   uptodate, PG_readahead (locked or    uptodate (do_async_mmap_readahead()
+ *   not)                                 dropped it for the mark; the data
+ *                                        was there)
+ *   uptodate, unlocked, no mark          locked_folio (locked meanwhile)
  *   not uptodate, unlocked               sync_read (page_not_uptodate)
- *   FAULT_FLAG_RETRY_NOWAIT, or an       other: no drop for I/O (the lock
- *   attempt that may not drop the lock   is kept, or a fatal signal ended
- *                                        the killable folio lock)
+ *   FAULT_FLAG_RETRY_NOWAIT, an attempt  other: no drop for I/O (the lock
+ *   that may not drop the lock, or a     is kept, or the wait was cut
+ *   fatal signal pending                 short and the fault is abandoned)
  * A folio that came or went between the module's look and the function's
  * is attributed by VM_FAULT_MAJOR: no folio found means it read one.
+ *
+ * Where filemap_fault() returns VM_FAULT_RETRY_VMA (rfc, v2) and the
+ * attempt held the VMA lock, the kernel's own answer corrects that look:
+ * the bit comes only from the "if (fpin)" exit with the folio locked and
+ * uptodate, never from page_not_uptodate.  Without it the call read the
+ * folio itself (sync_read), also after a readahead that did not create
+ * the target folio or an mmap_miss count that crossed 100 between the
+ * two looks (and, rarely, a folio allocation that failed after the
+ * readahead drop: VM_FAULT_MAJOR | VM_FAULT_RETRY with nothing read).
+ * With it the call waited for a folio lock: a cold fault with readahead
+ * off whose folio another thread created and locked first is
+ * locked_folio, not sync_read.
  */
 static __always_inline enum rs_drop_site
 rs_filemap_retry_site(const struct rs_vmf_data *d, unsigned int ret)
 {
+	bool major = ret & rs_fault_bits(VM_FAULT_MAJOR);
+
+	if (!(ret & rs_fault_bits(VM_FAULT_RETRY)))
+		return RS_SITE_none;	/* no drop: nothing below is read */
 	if ((d->flags & FAULT_FLAG_RETRY_NOWAIT) ||
-	    !fault_flag_allow_retry_first(d->flags))
+	    !fault_flag_allow_retry_first(d->flags) ||
+	    fatal_signal_pending(current))
 		return RS_SITE_other;
-	if (ret & rs_fault_bits(VM_FAULT_MAJOR))
+	if (RS_FILEMAP_RETRY_VMA_BITS && (d->flags & RS_FAULT_FLAG_VMA_LOCK)) {
+		if (!(ret & RS_FILEMAP_RETRY_VMA_BITS))
+			return RS_SITE_filemap_sync_read;
+		if (major)
+			return d->no_readahead ? RS_SITE_filemap_locked_folio :
+				RS_SITE_filemap_readahead;
+		return d->folio == RS_FOLIO_RA_MARK ? RS_SITE_filemap_uptodate :
+			RS_SITE_filemap_locked_folio;
+	}
+	if (major)
 		return d->no_readahead ? RS_SITE_filemap_sync_read :
 			RS_SITE_filemap_readahead;
 	switch (d->folio) {
-	case RS_FOLIO_UPTODATE:
+	case RS_FOLIO_RA_MARK:
 		return RS_SITE_filemap_uptodate;
 	case RS_FOLIO_STALE:
 		return RS_SITE_filemap_sync_read;
-	default:		/* locked, or made by someone else meanwhile */
+	default:		/* locked, locked meanwhile, or made meanwhile */
 		return RS_SITE_filemap_locked_folio;
 	}
 }
@@ -322,9 +368,11 @@ void rs_do_swap_page_exit(void *data, unsigned long retval)
 int rs_map_pages_enter(void *data, unsigned long arg0, unsigned long unused1,
 		       unsigned long unused2)
 {
-	if (!rs_filter_match() || !rs_lat_pending())
+	struct vm_fault *vmf = (struct vm_fault *)arg0;
+
+	if (!rs_filter_match() || !rs_lat_pending(vmf->address))
 		return 1;
-	rs_vmf_entry_note((struct vm_fault *)arg0, data);
+	rs_vmf_entry_note(vmf, data);
 	return 0;
 }
 

@@ -78,6 +78,22 @@ void rs_lat_bucket_range(unsigned int b, u64 *lo, u64 *hi)
 }
 
 /*
+ * The start @fs holds, if it is the start of the fault now at @address:
+ * no fault of the task finished since it was written, and it is about
+ * the same page (struct rs_fault_start).  0 otherwise.
+ */
+static __always_inline u64 rs_lat_start_of(const struct rs_fault_start *fs,
+					   unsigned long address)
+{
+	u64 start = READ_ONCE(fs->start);
+
+	if (start && READ_ONCE(fs->flt) == rs_task_flt() &&
+	    READ_ONCE(fs->page) == (u32)rs_tag(address))
+		return start;
+	return 0;
+}
+
+/*
  * A ->fault or map_pages call (@address, vmf->flags @flags) returned @ret.
  * @t0: the call's entry for a ->fault, whose fault finished on its first
  * attempt is timed from there; 0 for map_pages, which times only retried
@@ -88,28 +104,33 @@ static void rs_lat_end(unsigned long address, unsigned int flags, u64 t0,
 {
 	enum rs_lat_outcome outcome = RS_LAT_first;
 	struct rs_task_state ts;
-	u64 *startp, start = 0, now;
+	struct rs_fault_start *fs;
+	u64 start = 0, now;
 	bool later;
 
 	if (!(flags & FAULT_FLAG_USER) || !rs_state_get(&ts, address))
 		return;
-	startp = rs_slot_fault_start(ts.slot);
+	fs = rs_slot_fault_start(ts.slot);
 	/* a later attempt of the fault the slot follows: its start, if timed */
 	later = rs_state_same_page(&ts, address) && ts.attempt > 1;
 	if (later)
-		start = READ_ONCE(*startp);
+		start = rs_lat_start_of(fs, address);
 	if (ret & rs_fault_bits(VM_FAULT_RETRY)) {
 		/*
 		 * The first attempt's ->fault is where the fault starts.  A
 		 * fault whose first attempt retried elsewhere (anon_vma,
 		 * userfaultfd, or in flight when the module loaded) has no
-		 * start: it is not timed.
+		 * start: it is not timed.  The fault has not finished, so
+		 * the task's count is the one it will have at its end.
 		 */
-		if (!later && t0)
-			WRITE_ONCE(*startp, (t0 & ~1ULL) | cause);
+		if (!later && t0) {
+			WRITE_ONCE(fs->flt, rs_task_flt());
+			WRITE_ONCE(fs->page, (u32)rs_tag(address));
+			WRITE_ONCE(fs->start, (t0 & ~1ULL) | cause);
+		}
 		return;
 	}
-	WRITE_ONCE(*startp, 0);
+	WRITE_ONCE(fs->start, 0);
 	if ((ret & rs_fault_bits(VM_FAULT_ERROR)) || (later && !start) ||
 	    (!later && !t0))
 		return;
@@ -133,11 +154,11 @@ void rs_lat_io_return(unsigned long address, unsigned int flags, u64 t0,
 	rs_lat_end(address, flags, t0, ret, cause);
 }
 
-bool rs_lat_pending(void)
+bool rs_lat_pending(unsigned long address)
 {
 	struct rs_slot *slot = rs_slot_find((unsigned long)current);
 
-	return slot && READ_ONCE(*rs_slot_fault_start(slot));
+	return slot && rs_lat_start_of(rs_slot_fault_start(slot), address);
 }
 
 void rs_lat_map_pages_return(unsigned long address, unsigned int flags,

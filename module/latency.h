@@ -34,12 +34,12 @@ extern const char * const rs_lat_cause_names[RS_NR_LAT_CAUSES];
 void rs_lat_io_return(unsigned long address, unsigned int flags, u64 t0,
 		      unsigned int ret, enum rs_lat_cause cause);
 /*
- * Does the current task have a retried fault being timed?  Only then is
- * filemap_map_pages()'s return wanted: it finishes most retried file
- * faults (the fault-around maps the page readahead brought in, and
- * ->fault is not called again).
+ * Is the current task's fault at @address a retried fault being timed?
+ * Only then is filemap_map_pages()'s return wanted: it finishes most
+ * retried file faults (the fault-around maps the page readahead brought
+ * in, and ->fault is not called again).
  */
-bool rs_lat_pending(void);
+bool rs_lat_pending(unsigned long address);
 void rs_lat_map_pages_return(unsigned long address, unsigned int flags,
 			     unsigned int ret);
 /* Sum over CPUs into @sum */

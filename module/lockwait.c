@@ -24,6 +24,7 @@
  */
 #include <linux/compat.h>
 #include <linux/mm_types.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/sched/rt.h>
@@ -39,11 +40,20 @@
 #include "stats.h"
 #include "task_state.h"
 
+/*
+ * Only a task's own lock requests touch its slot.  mmap_read_trylock()
+ * can also run in IRQ or NMI context on the interrupted task's mm (BPF
+ * stack maps' build-id lookup): between the task's own start_locking and
+ * acquire_returned it would take the task's lock_start (its wait counted
+ * as a trylock, the interrupt's trylock as an acquire, and a fault-path
+ * one in RS_ST_MMAP_LOCKED), or claim the task a slot.  Such a call is
+ * counted as what it is, a trylock, and leaves the slot alone.
+ */
 void rs_lockwait_start(struct mm_struct *mm)
 {
 	struct rs_slot *slot;
 
-	if (mm != current->mm || !rs_filter_match())
+	if (!in_task() || mm != current->mm || !rs_filter_match())
 		return;
 	slot = rs_slot_current();
 	if (slot)
@@ -92,6 +102,10 @@ void rs_lockwait_returned(struct mm_struct *mm, bool write, bool success)
 
 	if (mm != current->mm || !rs_filter_match())
 		return;
+	if (!in_task()) {
+		rs_inc(success ? c->trylock : c->failed);
+		return;
+	}
 	if (!rs_state_get(&ts, 0))
 		return;
 	start = READ_ONCE(ts.slot->lock_start);

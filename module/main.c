@@ -171,16 +171,22 @@ static int __init rs_init(void)
 		rs_lat_exit();
 		return err;
 	}
+	/*
+	 * The tracepoints first: sched_process_free releases the slot a
+	 * probe claims, so a task freed while the probes attach must find
+	 * it on; a task_struct reused after that would inherit the state.
+	 */
+	tps = rs_tracepoints_attach(skip);
 	err = rs_probes_attach(rs_backend, skip, fault_around, maxactive,
 			       &probes, &wanted);
 	if (err) {
 		pr_err("retryscope: no probe could be attached (%d): not loading\n",
 		       err);
+		rs_tracepoints_detach();
 		rs_debugfs_exit();
 		rs_lat_exit();
 		return err;
 	}
-	tps = rs_tracepoints_attach(skip);
 
 	pr_info("retryscope: per-VMA lock %s, VM_FAULT_RETRY_VMA %s, PER_VMA_LOCK_STATS %s; %u/%u probes, %u/2 mmap_lock tracepoints attached, backend %s (%s, %s model), maxactive %d\n",
 		RS_HAVE_PER_VMA_LOCK ? "yes" : "no",
@@ -193,10 +199,18 @@ static int __init rs_init(void)
 	return 0;
 }
 
+/*
+ * The reverse of the load.  No handler runs once the detaching returns:
+ * unregister_kretprobe() and unregister_ftrace_function() wait for the
+ * handlers in flight, unregister_fprobe() of 7.3 waits an RCU grace
+ * period for the exit handlers that passed its registered check (they
+ * run under rcu_read_lock_sched), and tracepoint_synchronize_unregister()
+ * for the tracepoint probes.  Only then are the histograms freed.
+ */
 static void __exit rs_exit(void)
 {
-	rs_tracepoints_detach();
 	rs_probes_detach();
+	rs_tracepoints_detach();
 	rs_debugfs_exit();
 	rs_lat_exit();
 }

@@ -8,11 +8,13 @@
 #include <linux/sched.h>
 #include <linux/mm.h>
 
+#include <asm/barrier.h>
+
 #include "stats.h"
 #include "task_state.h"
 
 struct rs_slot rs_slots[RS_NR_SLOTS];
-u64 rs_fault_start[RS_NR_SLOTS];
+struct rs_fault_start rs_fault_start[RS_NR_SLOTS];
 
 /*
  * Out of line: once per task.  The first empty or released slot on
@@ -32,7 +34,7 @@ struct rs_slot *rs_slot_claim(unsigned long owner)
 			continue;	/* another task took it */
 		WRITE_ONCE(slot->word, 0);
 		WRITE_ONCE(slot->lock_start, 0);
-		WRITE_ONCE(*rs_slot_fault_start(slot), 0);
+		WRITE_ONCE(rs_slot_fault_start(slot)->start, 0);
 		return slot;
 	}
 	rs_inc(RS_state_table_full);
@@ -51,7 +53,12 @@ void rs_slot_release(unsigned long owner)
 		return;
 	WRITE_ONCE(slot->word, 0);
 	WRITE_ONCE(slot->lock_start, 0);
-	WRITE_ONCE(slot->owner, RS_OWNER_FREE);
+	/*
+	 * The stores above before the owner's: a task that finds the slot
+	 * free and claims it must not have its own state overwritten by
+	 * them later (arm64 reorders plain stores).
+	 */
+	smp_store_release(&slot->owner, RS_OWNER_FREE);
 }
 
 /*

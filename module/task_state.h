@@ -122,12 +122,23 @@ extern struct rs_slot rs_slots[RS_NR_SLOTS];
 /*
  * The start of a timed fault that retried (latency.c), beside the table:
  * only the ->fault probes touch it, never a minor fault's hooks.  Indexed
- * like rs_slots; ktime_get_mono_fast_ns() with the cause in bit 0 (0: no
- * timed fault pending).
+ * like rs_slots.  @start: ktime_get_mono_fast_ns() with the cause in bit
+ * 0 (0: none).  The start is the fault's only while @flt is the task's
+ * count of finished faults (rs_task_flt()) and @page the low 32 bits of
+ * its page number: a retried fault usually finishes in the fault-around
+ * (filemap_map_pages(), not probed by default) or is abandoned, and
+ * leaves its start here; the next fault to finish moves the count on.
  */
-extern u64 rs_fault_start[RS_NR_SLOTS];
+struct rs_fault_start {
+	u64 start;
+	u32 flt;
+	u32 page;
+};
 
-static __always_inline u64 *rs_slot_fault_start(const struct rs_slot *slot)
+extern struct rs_fault_start rs_fault_start[RS_NR_SLOTS];
+
+static __always_inline struct rs_fault_start *
+rs_slot_fault_start(const struct rs_slot *slot)
 {
 	return &rs_fault_start[slot - rs_slots];
 }
