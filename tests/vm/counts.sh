@@ -13,7 +13,12 @@
 #            retries (cause "other"); also once per skip= value
 #   cowfirst 1,000 first writes to private mappings of a cached page while
 #            mprotect() write-locks mmap_lock: the anon_vma retries are not
-#            timed as first-attempt faults
+#            timed as first-attempt faults, nor from the start of an earlier
+#            retried fault that finished in the fault-around
+#   samepage 4 threads touch the same cold MADV_RANDOM page at once: the
+#            one that waited for another's folio is locked_folio
+#   thrash   8 readers of 64 MiB in a 24 MiB memory cgroup: pgmajfault is
+#            the module's VM_FAULT_MAJOR calls, major_faults getrusage's
 # on each backend the kernel has (auto = entry model, fprobe, kprobe).
 # In each, the module's mmap_lock acquisitions equal those of the same
 # interval's mmap_lock trace events (the tracepoints' prototype differs
@@ -21,7 +26,7 @@
 #   vmawrite mprotect() and fork() while a fault reads a cold page of the
 #            VMA: the VMA write lock's waits (all of them on no-drop)
 # CASES: some of "threads signal efault truncate reset widen uffd cowfirst
-# dropsite vmawrite" (default: all).  truncate and dropsite need the swap disk
+# samepage thrash dropsite vmawrite" (default: all).  truncate, samepage and dropsite need the swap disk
 # (--swap-disk), used as a scratch disk (dropsite puts a swap file on it).
 # Needs rs-edgecase on PATH and the test disk at /mnt/disk.
 set -u
@@ -40,7 +45,7 @@ echo 16384 >"$T/buffer_size_kb"
 # The truncate case needs a writable disk with I/O to wait for: the swap
 # disk (throttled like the test disk) becomes an ext2 file system, with a
 # swap file on it for dropsite's swap sites.
-if want truncate || want dropsite; then
+if want truncate || want dropsite || want samepage; then
 	if [ -b /dev/vdb ] && swapoff /dev/vdb 2>/dev/null && mke2fs -q /dev/vdb &&
 		mkdir -p /mnt/scratch && mount -t ext4 /dev/vdb /mnt/scratch &&
 		dd if=/dev/zero of=/mnt/scratch/t.bin bs=4096 count=16 2>/dev/null; then
@@ -53,7 +58,7 @@ if want truncate || want dropsite; then
 			not_ok "swap file on the scratch disk for dropsite's swap sites"
 		fi
 	else
-		ok "truncate and dropsite cases # SKIP no writable throttled disk (/dev/vdb: run with --swap-disk)"
+		ok "truncate, samepage and dropsite cases # SKIP no writable throttled disk (/dev/vdb: run with --swap-disk)"
 		rmdir /mnt/scratch 2>/dev/null
 	fi
 fi
@@ -73,8 +78,10 @@ run() {
 	echo 1 >"$T/tracing_on"
 	# the filter from the start: this process (\$\$), or ${FILTER0}
 	f0=${FILTER0:-'tgid $$'}
+	# in the cgroup ${RS_CGROUP} first, if given
+	cg=${RS_CGROUP:+"echo \$\$ >$RS_CGROUP/cgroup.procs && "}
 	# shellcheck disable=SC2016 # $$ is the inner shell's pid
-	sh -c 'echo $$ >'"$T/set_event_pid"' && echo "'"$f0"'" >'"$RS_DBG/filter"' && exec rs-edgecase "$@"' \
+	sh -c "$cg"'echo $$ >'"$T/set_event_pid"' && echo "'"$f0"'" >'"$RS_DBG/filter"' && exec rs-edgecase "$@"' \
 		rs-edgecase "$@" --marker "$T/trace_marker" \
 		--snap "$RS_DBG/stats=$out/$tag.stats" --snap "/proc/vmstat=$out/$tag.vmstat" \
 		>"$out/$tag.out" 2>"$out/$tag.err"
@@ -93,16 +100,25 @@ run() {
 
 # The module's mmap_lock counts against the trace's, between the markers:
 # an acquisition with a start_locking before it waited, one without was
-# a trylock, success=false failed.
+# a trylock, success=false failed.  An event in interrupt context (the
+# flags' third column h, H, s, z or Z) is a trylock on the interrupted
+# task's mm and leaves that task's pending start alone, as in the module.
 same_locks() {
 	awk '
 	/rs-edgecase begin/ { on = 1; next }
 	/rs-edgecase end/ { on = 0; next }
 	!on { next }
-	/mmap_lock_start_locking:/ { n = split($1, a, "-"); start[a[n]] = 1; next }
+	/mmap_lock_start_locking:/ {
+		if (substr($3, 3, 1) !~ /[hHszZ]/) { n = split($1, a, "-"); start[a[n]] = 1 }
+		next
+	}
 	/mmap_lock_acquire_returned:/ {
 		n = split($1, a, "-"); pid = a[n]
 		mode = / write=true/ ? "write" : "read"
+		if (substr($3, 3, 1) ~ /[hHszZ]/) {
+			c[mode (/ success=false/ ? "_failed" : "_trylock")]++
+			next
+		}
 		if (/ success=false/) c[mode "_failed"]++
 		else if (start[pid]) c[mode "_acquire"]++
 		else c[mode "_trylock"]++
@@ -205,6 +221,10 @@ cases() {
 	tag=$be.cowfirst
 	if want cowfirst && run "$tag" cowfirst --loops 1000 --snap "$RS_DBG/latency=$out/$tag.latency"; then
 		same_counts
+		# before the interval the writer's read of a cold page retried and
+		# finished in the fault-around (fault_around=0: not probed): its
+		# start must not time the retried writes below
+		check "$tag: the writer's priming read retried (primed_majflt $(ru primed_majflt))" [ "$(ru primed_majflt)" = 1 ]
 		r=$(m fault_retry_other)
 		f=$(($(lsum first file_io "$out/$tag.latency.after") - $(lsum first file_io "$out/$tag.latency.before")))
 		lr=$(($(lsum vma_lock file_io "$out/$tag.latency.after") + $(lsum mmap_lock file_io "$out/$tag.latency.after") -
@@ -213,6 +233,60 @@ cases() {
 		check "$tag: faults timed as first ($f) = writes that did not retry (1000 - $r)" [ "$f" = $((1000 - r)) ]
 		check "$tag: no fault timed as a retry of file I/O ($lr)" [ "$lr" = 0 ]
 	fi
+
+	# Threads that all missed the same cold page with readahead off: one
+	# reads it (sync_read), the others wait for its folio lock
+	# (locked_folio) though their calls also return VM_FAULT_MAJOR.  Where
+	# VM_FAULT_RETRY_VMA tells the two apart (rfc, v2), every sync_read
+	# retry falls back and the locked_folio ones stay on the VMA lock.  A
+	# thread that missed a page another read is a VM_FAULT_MAJOR call more
+	# than the rounds: with none, the race was not provoked.
+	tag=$be.samepage
+	if want samepage && [ -d /mnt/scratch ] &&
+		dd if=/dev/zero of=/mnt/scratch/sp.bin bs=4096 count=65 2>/dev/null &&
+		run "$tag" samepage --file /mnt/scratch/sp.bin --threads 4 --loops 64; then
+		same_counts
+		maj=$(m filemap_fault_major) rounds=$(ru rounds)
+		sites=$(($(m filemap_retry_readahead) + $(m filemap_retry_sync_read) +
+			$(m filemap_retry_locked_folio) + $(m filemap_retry_uptodate) + $(m filemap_retry_other)))
+		check "$tag: the filemap sites add up to its retries ($sites = $(m filemap_fault_retry))" \
+			[ "$sites" = "$(m filemap_fault_retry)" ]
+		seen="$maj major calls in $rounds rounds, $(ru punches) punches; sync_read $(m filemap_retry_sync_read) retries, $(m fallback_site_filemap_sync_read) fallbacks; locked_folio $(m filemap_retry_locked_folio), $(m fallback_site_filemap_locked_folio)"
+		if [ "$maj" -le "$rounds" ]; then
+			ok "$tag: two threads missing one page # SKIP no thread missed a page another created ($seen)"
+		elif [ "$variant" = patched ] || [ "$variant" = v2 ]; then
+			check "$tag: $variant: every sync_read retry fell back, every other stayed ($seen)" \
+				[ "$(m fallback_site_filemap_sync_read)" = "$(m filemap_retry_sync_read)" -a \
+				"$(m fallback_site_filemap_locked_folio)" = 0 ]
+			check "$tag: $variant: the threads that waited for another's read are locked_folio ($seen)" \
+				[ "$(m filemap_retry_locked_folio)" -ge 1 ]
+		else
+			ok "$tag: $((maj - rounds)) threads missed a page another created ($seen)"
+		fi
+	fi
+
+	# Readers of 64 MiB of file in a 24 MiB memory cgroup (no swap): a
+	# page read by a fault's first attempt may be reclaimed before its
+	# retry, which reads it again.  /proc/vmstat's pgmajfault counts each
+	# ->fault call that found no page (VM_FAULT_MAJOR), so such a fault
+	# twice; getrusage() and the module's major_faults count it once.
+	# The module's per-call counts are the kernel's pgmajfault.
+	tag=$be.thrash cgd=/sys/fs/cgroup/rs-thrash
+	if want thrash && { echo +memory >/sys/fs/cgroup/cgroup.subtree_control; } 2>/dev/null &&
+		mkdir -p $cgd && echo 24M >$cgd/memory.max && { echo 0 >$cgd/memory.swap.max; } 2>/dev/null &&
+		RS_CGROUP=$cgd run "$tag" thrash --threads 8 --loops 4; then
+		same_counts
+		# a call that counted PGMAJFAULT and then failed (VM_FAULT_OOM,
+		# VM_FAULT_SIGBUS) returns no VM_FAULT_MAJOR: within the errors
+		pm=$(k pgmajfault) calls=$(($(m filemap_fault_major) + $(m swap_fault_major)))
+		err=$(($(m filemap_fault_error) + $(m swap_fault_error)))
+		check "$tag: /proc/vmstat pgmajfault ($pm) = the module's VM_FAULT_MAJOR calls (filemap $(m filemap_fault_major) + swap $(m swap_fault_major)), up to $err failed calls" \
+			[ "$pm" -ge "$calls" -a "$pm" -le $((calls + err)) ]
+		ok "$tag: pgmajfault - major_faults = $((pm - $(m major_faults))) calls that read a page again or failed after reading ($(m filemap_retry_miss) retries found their page reclaimed, filemap_fault_error $(m filemap_fault_error)); $(ru rounds) rounds, $(cat $cgd/memory.events 2>/dev/null | tr '\n' ' ')"
+	elif want thrash; then
+		not_ok "$tag: a 24 MiB memory cgroup at $cgd (cgroup2 with the memory controller)"
+	fi
+	rmdir $cgd 2>/dev/null
 
 	# Each place where filemap_fault() or do_swap_page() drops the lock,
 	# reached on purpose (rs-edgecase dropsite): its counter, and the
@@ -431,14 +505,14 @@ skip_cases() {
 }
 
 for be in auto fprobe kprobe; do
-	dmesg -c >/dev/null
+	log_checkpoint "before backend=$be's count tests"
 	# kretprobes (backend=kprobe, and auto's I/O return probes where the
 	# kernel's fprobe has no ftrace_regs, as on 6.12): one instance per
 	# thread sleeping in a probed function
 	p=maxactive=20000
 	if ! insmod "$ko" backend=$be $p 2>"$out/insmod.err"; then
 		if dmesg | grep -q "retryscope: backend=$be: this kernel"; then
-			ok "backend=$be: not on this kernel: $(dmesg | grep "retryscope: backend=$be" | tail -n 1 | sed 's/.*] //')"
+			backend_refused "$be" "$(dmesg | grep "retryscope: backend=$be" | tail -n 1 | sed 's/.*] //')"
 		else
 			not_ok "insmod $ko backend=$be: $(cat "$out/insmod.err")"
 		fi
@@ -450,4 +524,8 @@ for be in auto fprobe kprobe; do
 	# before the next backend's dmesg -c wipes this one's log
 	kernel_log_clean "backend=$be: after the count tests"
 done
-if want uffd; then skip_cases; fi
+if want uffd; then
+	log_checkpoint "before the skip= cases"
+	skip_cases
+	kernel_log_clean "after the skip= cases"
+fi

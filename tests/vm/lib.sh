@@ -13,11 +13,78 @@ check() { # check DESCRIPTION COMMAND...
 
 # cval NAME FILE: the value of counter NAME in a stats snapshot (empty if absent)
 cval() { awk -v n="$1" '$1 == n { print $2 }' "$2"; }
-# delta NAME BEFORE AFTER
+# delta NAME BEFORE AFTER: a counter's change between two snapshots.  A
+# counter absent from either is a failure of its own (a renamed counter
+# must not read as 0 and pass every "is 0" check): a "not ok" line goes to
+# the TAP file, and the value printed is 0 so that the caller's arithmetic
+# still runs.
 delta() {
 	b=$(cval "$1" "$2")
 	a=$(cval "$1" "$3")
-	echo $((${a:-0} - ${b:-0}))
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		echo "not ok - counter $1 is missing from ${2##*/} or ${3##*/}" >>"$RS_TAP"
+		echo "# counter $1 is missing from $2 or $3" >&2
+		echo 0
+		return
+	fi
+	echo $((a - b))
+}
+
+# The taint flags that mean the kernel met a problem: M (4, machine check),
+# B (5, bad page), D (7, oops), W (9, WARN), L (14, soft lockup).  Loading
+# an out-of-tree, unsigned module (O, E) is expected.
+RS_BAD_TAINT=$(((1 << 4) | (1 << 5) | (1 << 7) | (1 << 9) | (1 << 14)))
+RS_REPORT='BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|inconsistent lock state|kmemleak: [0-9]+ new suspected'
+# One line is not a report: the x86 ORC unwinder's once-per-boot
+# diagnostic when a stack trace (KASAN, lockdep, kmemleak record one on
+# allocation) starts in an interrupt that landed on the tail of
+# return_to_handler, the function-graph return trampoline that fprobe
+# exits return through.  The trace is cut short; nothing else happens
+# (no WARN(), no taint).  It is shown, and README "Known problems" has it.
+RS_ORC='^(\[[ 0-9.]*\] )?WARNING: stack going in the wrong direction\? at return_to_handler\+'
+
+# taint_bad: the bad taint flags set now (0: none)
+taint_bad() { echo $(($(cat /proc/sys/kernel/tainted) & RS_BAD_TAINT)); }
+
+# log_checkpoint WHAT: before the kernel log is cleared (dmesg -c), what it
+# holds since the last clear has no report and the kernel is not tainted
+# by one; then clear it.  Without this, a WARN or lockdep splat between two
+# clears is never read.
+log_checkpoint() {
+	f=/out/kernel-log-$(echo "$1" | tr -c 'a-z0-9\n' -).txt
+	dmesg | grep -v -E "$RS_ORC" | grep -E -A12 "$RS_REPORT" >"$f"
+	n=$(grep -cE "$RS_REPORT" "$f")
+	t=$(taint_bad)
+	if [ "$n" != 0 ] || [ "$t" != 0 ]; then
+		not_ok "$1: kernel log has $n reports of oops, bug, warning, kasan or lockdep; bad taint flags $t (/proc/sys/kernel/tainted $(cat /proc/sys/kernel/tainted))"
+		head -n 40 "$f" | sed 's/^/#   /' | tee -a "$RS_TAP"
+	fi
+	dmesg -c >/dev/null
+}
+
+# backend_must_load BE: does this kernel have what backend BE needs, so
+# that a refusal is a failure?  Every lab kernel has kprobes and ftrace
+# with arguments; ftrace_regs fprobes on the function-graph tracer came
+# in 6.14 (6.12's fprobe cannot read the arguments: refused, a SKIP).
+backend_must_load() {
+	case $1 in
+	fprobe)
+		maj=$(uname -r | cut -d. -f1) min=$(uname -r | cut -d. -f2 | sed 's/[^0-9].*//')
+		[ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "${min:-0}" -ge 14 ]; }
+		;;
+	*) true ;;
+	esac
+}
+
+# backend_refused BE WHY: insmod backend=BE failed with WHY (its dmesg
+# line): a SKIP where the kernel lacks the feature, a failure elsewhere
+# (a broken compile test would otherwise hide every check of BE).
+backend_refused() {
+	if backend_must_load "$1"; then
+		not_ok "backend=$1 refused on $(uname -r), which has what it needs: $2"
+	else
+		ok "backend=$1: its checks # SKIP not on this kernel ($(uname -r)): $2"
+	fi
 }
 
 # start_faulting / stop_faulting: the stress tests' background load, 8
@@ -49,23 +116,16 @@ kernel_log_clean() {
 		cat "$km" >"$f.kmemleak" 2>/dev/null
 		leaks=$(grep -c '^unreferenced object' "$f.kmemleak")
 	fi
-	# One line is not a report: the x86 ORC unwinder's once-per-boot
-	# diagnostic when a stack trace (KASAN, lockdep, kmemleak record one on
-	# allocation) starts in an interrupt that landed on the tail of
-	# return_to_handler, the function-graph return trampoline that fprobe
-	# exits return through.  The trace is cut short; nothing else happens
-	# (no WARN(), no taint).  It is shown, and README "Known problems" has it.
-	orc='^(\[[ 0-9.]*\] )?WARNING: stack going in the wrong direction\? at return_to_handler\+'
-	report='BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|inconsistent lock state|kmemleak: [0-9]+ new suspected'
-	dmesg | grep -v -E "$orc" | grep -E -A12 "$report" >"$f"
-	n=$(grep -cE "$report" "$f")
-	if dmesg | grep -q -E "$orc"; then
+	dmesg | grep -v -E "$RS_ORC" | grep -E -A12 "$RS_REPORT" >"$f"
+	n=$(grep -cE "$RS_REPORT" "$f")
+	t=$(taint_bad)
+	if dmesg | grep -q -E "$RS_ORC"; then
 		echo "# $what: the ORC unwinder's diagnostic 'stack going in the wrong direction? at return_to_handler' is in the log: an interrupt's stack trace met the fprobe return trampoline (not counted as a report; README Known problems)"
 	fi
 	# lower case: the host greps the console for the kernel's own markers
 	kl="no kmemleak"
 	[ -w "$km" ] && kl="kmemleak found $leaks leaks"
-	check "$what: kernel log clean, $n reports of oops, bug, warning, kasan or lockdep; $kl" [ "$n" = 0 -a "$leaks" = 0 ]
+	check "$what: kernel log clean, $n reports of oops, bug, warning, kasan or lockdep; $kl; bad taint flags $t" [ "$n" = 0 -a "$leaks" = 0 -a "$t" = 0 ]
 	# what they were, where the host shows it (the TAP file)
 	if [ "$n" != 0 ] || [ "$leaks" != 0 ]; then
 		cat "$f" "$f.kmemleak" 2>/dev/null | head -n 40 | sed 's/^/#   /' | tee -a "$RS_TAP"

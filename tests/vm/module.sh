@@ -13,7 +13,7 @@ mkdir -p "$out"
 
 # --- bad module parameters: insmod fails with EINVAL and a one-line reason
 for p in tgid=-1 comm= comm=0123456789abcdefg maxactive=-5 maxactive=100000 "tgid=1 comm=x" backend=uprobe backend= skip=handle_mm_fault skip=nosuch "skip=,do_swap_page"; do
-	dmesg -c >/dev/null
+	log_checkpoint "before insmod $p"
 	# shellcheck disable=SC2086 # $p may hold two parameters
 	if insmod "$ko" $p 2>"$out/insmod.err"; then
 		not_ok "insmod $p is refused"
@@ -206,7 +206,7 @@ lat_checks() {
 }
 
 # --- load: features in dmesg, probes attached
-dmesg -c >/dev/null
+log_checkpoint "after the refused parameters"
 if ! insmod "$ko"; then
 	not_ok "insmod $ko"
 	exit 1
@@ -301,7 +301,7 @@ fi
 # --- the same counts with the return model, on each backend that this kernel
 # has; a backend it lacks must be refused with the reason
 for b in fprobe kprobe ftrace; do
-	dmesg -c >/dev/null
+	log_checkpoint "before backend=$b"
 	if insmod "$ko" backend=$b fault_around=1 2>"$out/insmod.err"; then
 		dmesg | grep retryscope: >"$out/dmesg.$b"
 		cp "$RS_DBG/probes" "$out/probes.$b"
@@ -321,7 +321,7 @@ for b in fprobe kprobe ftrace; do
 	elif grep -q 'Invalid argument' "$out/insmod.err" &&
 		dmesg | grep -q "retryscope: backend=$b: this kernel"; then
 		# 6.12: fprobe hands handlers a pt_regs, not ftrace_regs
-		ok "backend=$b is refused on this kernel: $(dmesg | grep "retryscope: backend=$b" | tail -n 1 | sed 's/.*] //')"
+		backend_refused "$b" "$(dmesg | grep "retryscope: backend=$b" | tail -n 1 | sed 's/.*] //')"
 	else
 		not_ok "insmod $ko backend=$b: $(cat "$out/insmod.err")"
 	fi

@@ -24,6 +24,10 @@
  *   dropsite rounds that each reach one place where filemap_fault() or
  *            do_swap_page() drops the lock (--site): the module's
  *            filemap_retry_<site> and swap_retry_<site> counters
+ *   samepage threads that touch the same cold page at once, readahead
+ *            off: the ones that find another's folio locked (locked_folio)
+ *   thrash   readers of their own file slices in a memory cgroup smaller
+ *            than the slices: retries that find their page reclaimed
  *   vmawrite rounds in which mprotect() or fork() write-locks a VMA while
  *            another thread's fault on it sleeps in the read of a cold
  *            page: where the fault holds the VMA lock across its I/O
@@ -696,6 +700,34 @@ static void *ec_cow_contender(void *arg)
 	return NULL;
 }
 
+/*
+ * Before the interval, a read fault of a cold page in the middle of @fd's
+ * file, readahead on: under the VMA lock it drops the lock for the read
+ * and retries, and the retry maps the page in the fault-around, without
+ * a ->fault call.  A module that keeps that fault's start (latency.c)
+ * would time the later faults whose first attempt retried before any
+ * ->fault, the anon_vma ones below, from it.  Prints primed_majflt=, 1
+ * when the fault retried (mm_account_fault(): a retried fault is major).
+ */
+static void ec_cow_prime(int fd)
+{
+	off_t end = lseek(fd, 0, SEEK_END), off;
+	struct rusage a, b;
+	volatile char *p;
+
+	if (end < 4 * ec_page)
+		ec_die("cowfirst: the file is shorter than 4 pages");
+	off = end / 2 / ec_page * ec_page;
+	posix_fadvise(fd, off, ec_page, POSIX_FADV_DONTNEED);
+	p = mmap(NULL, end, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		ec_die("mmap");
+	getrusage(RUSAGE_SELF, &a);
+	(void)p[off];
+	getrusage(RUSAGE_SELF, &b);
+	printf("primed_majflt=%ld\n", b.ru_majflt - a.ru_majflt);
+}
+
 static int ec_cowfirst_run(const struct ec_opts *o)
 {
 	struct ec_cow c = { .stop = 0 };
@@ -718,6 +750,7 @@ static int ec_cowfirst_run(const struct ec_opts *o)
 		if (maps[i] == MAP_FAILED)
 			ec_die("mmap");
 	}
+	ec_cow_prime(fd);
 	c.region = mmap(NULL, EC_COW_CONTEND, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (c.region == MAP_FAILED)
@@ -1058,6 +1091,162 @@ static int ec_vmawrite_run(const struct ec_opts *o)
 	return 0;
 }
 
+/* --- samepage --------------------------------------------------------------- */
+
+/*
+ * --loops rounds in which --threads threads touch the same cold page of a
+ * MADV_RANDOM mapping of the writable --file (readahead off) at once.
+ * filemap_fault() of a thread that found no folio creates one and reads
+ * it (page_not_uptodate); a second thread that also found none meets the
+ * first's folio, waits for its lock and returns VM_FAULT_MAJOR too, from
+ * lock_folio_maybe_drop_mmap()'s drop: the locked_folio site, on a call
+ * that looks like sync_read.  To make both miss, a puncher thread
+ * punches the file's last page over and over (ext4 takes the mapping's
+ * invalidate_lock for write), so the readers queue on the invalidate
+ * lock between their miss and the folio's creation.  Prints rounds=.
+ */
+struct ec_same {
+	volatile char *map;
+	int fd;
+	off_t last;		/* the puncher's page */
+	long rounds;
+	pthread_barrier_t go, done;
+	atomic_int stop;
+	long punches;
+};
+
+static void *ec_same_reader(void *arg)
+{
+	struct ec_pool_arg *a = arg;
+	struct ec_same *s = a->ctx;
+
+	for (long r = 0; r < s->rounds; r++) {
+		pthread_barrier_wait(&s->go);
+		(void)s->map[(r % (s->last / ec_page)) * ec_page];
+		pthread_barrier_wait(&s->done);
+	}
+	return NULL;
+}
+
+static void *ec_same_puncher(void *arg)
+{
+	struct ec_same *s = arg;
+
+	while (!atomic_load(&s->stop)) {
+		if (fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			      s->last, ec_page))
+			ec_die("fallocate(PUNCH_HOLE)");
+		s->punches++;
+	}
+	return NULL;
+}
+
+static int ec_samepage_run(const struct ec_opts *o)
+{
+	struct ec_same s = { .rounds = o->loops };
+	struct ec_pool pool;
+	pthread_t puncher;
+	off_t end;
+
+	s.fd = open(o->file, O_RDWR);
+	if (s.fd < 0)
+		ec_die(o->file);
+	end = lseek(s.fd, 0, SEEK_END);
+	if (end < 2 * ec_page)
+		ec_die("samepage: the file is shorter than 2 pages");
+	/* clean pages, which POSIX_FADV_DONTNEED can drop */
+	if (fsync(s.fd))
+		ec_die("fsync");
+	s.last = (end / ec_page - 1) * ec_page;
+	s.map = mmap(NULL, s.last, PROT_READ, MAP_SHARED, s.fd, 0);
+	if (s.map == MAP_FAILED)
+		ec_die("mmap");
+	if (madvise((void *)s.map, s.last, MADV_RANDOM))
+		ec_die("madvise(MADV_RANDOM)");
+	if (pthread_barrier_init(&s.go, NULL, o->threads + 1) ||
+	    pthread_barrier_init(&s.done, NULL, o->threads + 1))
+		ec_die("pthread_barrier_init");
+	ec_pool_start(&pool, o->threads, ec_same_reader, &s);
+	errno = pthread_create(&puncher, NULL, ec_same_puncher, &s);
+	if (errno)
+		ec_die("pthread_create");
+	ec_mark(o, 0);
+	for (long r = 0; r < s.rounds; r++) {
+		off_t off = (r % (s.last / ec_page)) * ec_page;
+
+		/* the page cold: its PTEs zapped, then its folio dropped */
+		madvise((void *)(s.map + off), ec_page, MADV_DONTNEED);
+		posix_fadvise(s.fd, off, ec_page, POSIX_FADV_DONTNEED);
+		pthread_barrier_wait(&s.go);
+		pthread_barrier_wait(&s.done);
+	}
+	ec_mark(o, 1);
+	atomic_store(&s.stop, 1);
+	pthread_join(puncher, NULL);
+	ec_pool_join(&pool);
+	printf("rounds=%ld\npunches=%ld\n", s.rounds, s.punches);
+	ec_report(o);
+	return 0;
+}
+
+/* --- thrash ------------------------------------------------------------------ */
+
+/*
+ * --threads threads each map their own 8 MiB slice of --file, read one
+ * byte of every page and unmap it, --loops rounds each.  Run in a memory
+ * cgroup smaller than the slices' sum (tests/vm/counts.sh does), the page
+ * cache is reclaimed under the readers: a page read by a fault's first
+ * attempt can be gone when its retry comes (filemap_retry_miss), and that
+ * retry reads it again.  Prints rounds=.
+ */
+#define EC_THRASH_SLICE	(8L << 20)
+
+struct ec_thrash {
+	int fd;
+	long rounds;
+};
+
+static void *ec_thrash_reader(void *arg)
+{
+	struct ec_pool_arg *a = arg;
+	struct ec_thrash *t = a->ctx;
+
+	for (long r = 0; r < t->rounds; r++) {
+		volatile char *p = mmap(NULL, EC_THRASH_SLICE, PROT_READ, MAP_SHARED,
+					t->fd, a->index * EC_THRASH_SLICE);
+
+		if (p == MAP_FAILED)
+			ec_die("mmap");
+		for (long off = 0; off < EC_THRASH_SLICE; off += ec_page)
+			(void)p[off];
+		munmap((void *)p, EC_THRASH_SLICE);
+	}
+	return NULL;
+}
+
+static int ec_thrash_run(const struct ec_opts *o)
+{
+	struct ec_thrash t = { .rounds = o->loops };
+	struct ec_pool pool;
+
+	t.fd = open(o->file, O_RDONLY);
+	if (t.fd < 0)
+		ec_die(o->file);
+	if (lseek(t.fd, 0, SEEK_END) < o->threads * EC_THRASH_SLICE) {
+		fprintf(stderr, "rs-edgecase: thrash: %s is shorter than --threads x 8 MiB\n",
+			o->file);
+		return 2;
+	}
+	posix_fadvise(t.fd, 0, 0, POSIX_FADV_DONTNEED);
+	ec_mark(o, 0);
+	ec_pool_start(&pool, o->threads, ec_thrash_reader, &t);
+	ec_pool_join(&pool);
+	ec_mark(o, 1);
+	printf("rounds=%ld\n", t.rounds * o->threads);
+	ec_report(o);
+	return 0;
+}
+
 /* --- command line ---------------------------------------------------------- */
 
 static const struct ec_case {
@@ -1079,6 +1268,10 @@ static const struct ec_case {
 	  "read --pages anonymous pages that a userfaultfd thread fills (exit 4: no uffd)" },
 	{ "cowfirst", ec_cowfirst_run,
 	  "first write to --loops private maps of --file's cached page, mmap_lock contended" },
+	{ "samepage", ec_samepage_run,
+	  "--loops rounds: --threads touch one cold page of writable --file at once" },
+	{ "thrash", ec_thrash_run,
+	  "--threads read their own 8 MiB slices of --file, --loops rounds each" },
 	{ "dropsite", ec_dropsite_run,
 	  "--loops rounds that reach where a fault drops its lock (--site)" },
 	{ "vmawrite", ec_vmawrite_run,
@@ -1096,12 +1289,14 @@ static void ec_usage(FILE *f)
 		fprintf(f, "  %-8s %s\n", ec_cases[i].name, ec_cases[i].help);
 	fprintf(f, "\nOptions:\n"
 		   "  --file PATH        the file to map (default /mnt/disk/data.bin)\n"
-		   "  --threads N        threads: 1..100000 (default 10000)\n"
+		   "  --threads N        threads, samepage: readers; 1..100000 (default 10000)\n"
 		   "  --pages N          signal, uffd: pages to read (default 2000)\n"
 		   "  --interval-us N    signal: between signals, 1..1000000 (default 100)\n"
 		   "  --loops N          efault: mmap/munmap cycles; truncate: rounds;\n"
-		   "                     cowfirst: mappings written; vmawrite: rounds,\n"
-		   "                     mprotect and fork in turn (default 1000)\n"
+		   "                     cowfirst: mappings written; samepage: rounds;\n"
+		   "                     thrash: rounds per thread;\n"
+		   "                     vmawrite: rounds, mprotect and fork in turn\n"
+		   "                     (default 1000)\n"
 		   "  --write PATH=VALUE reset: write VALUE to PATH (%%p: the pid), between\n"
 		   "                     the .before and .mid snapshots\n"
 		   "  --at-ms N          reset: after N ms of faulting, then as long\n"
@@ -1119,6 +1314,8 @@ static void ec_usage(FILE *f)
 		   "  rs-edgecase uffd --pages 500\n"
 		   "  rs-edgecase cowfirst --loops 2000 --file /mnt/disk/data.bin\n"
 		   "  rs-edgecase dropsite --site locked_folio --loops 50\n"
+		   "  rs-edgecase samepage --threads 4 --loops 64 --file /mnt/scratch/sp.bin\n"
+		   "  rs-edgecase thrash --threads 8 --loops 4\n"
 		   "  rs-edgecase vmawrite --loops 40\n",
 		EC_MAX_SNAPS);
 }
