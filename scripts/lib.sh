@@ -75,6 +75,45 @@ obj_dir() {
 	obj_dir_tag "$(kernel_tag "$1" "$(lab_variant "$2")" "${3:-x86_64}" "${4:-0}")"
 }
 
+# build_progress N M ELAPSED: a build's progress line: N objects built in
+# ELAPSED seconds, of about M (0: unknown); the time left is N's pace
+# carried on to M, said once N is past 50 and below M.
+build_progress() {
+	local n=$1 m=$2 el=$3 left
+	if [ "$m" -le 0 ]; then
+		printf '%d objects so far\n' "$n"
+	elif [ "$n" -lt 50 ] || [ "$n" -ge "$m" ]; then
+		printf '%d of about %d objects\n' "$n" "$m"
+	else
+		left=$(((m - n) * el / n))
+		printf '%d of about %d objects (%d%%), about %d min %02d s left\n' \
+			"$n" "$m" $((100 * n / m)) $((left / 60)) $((left % 60))
+	fi
+}
+
+# build_size OBJ: the objects a full build of OBJ's kind makes (0: none
+# seen): what OBJ's last build counted, else the largest count of another
+# variant's build of the same base, arch and kind (debug, llvm), which
+# differ by the series' few files.
+build_size() {
+	local obj=$1 tag f m=0 n
+	tag=${obj##*/}
+	if [ -f "$obj/.retryscope-objects" ]; then
+		read -r m _ <"$obj/.retryscope-objects"
+		printf '%d\n' "${m:-0}"
+		return
+	fi
+	# 7.3-<variant>-x86_64[-debug][-llvm]: the same base and kind
+	local base=${tag%%-*} kind
+	kind=$(sed -E 's/^[^-]+-.*-(x86_64|arm64)((-debug)?(-llvm)?)$/\1\2/' <<<"$tag")
+	for f in "$(dirname "$obj")/$base"-*-"$kind"/.retryscope-objects; do
+		[ -f "$f" ] || continue
+		read -r n _ <"$f"
+		[ "${n:-0}" -le "$m" ] || m=$n
+	done
+	printf '%d\n' "$m"
+}
+
 # obj_dirs BASE VARIANT: the variant's build directories that exist, one a
 # line: every arch, debug or not.
 obj_dirs() {
