@@ -91,16 +91,19 @@ check "rmmod retryscope" grep -qx ok "$g/rmmod"
 # The guest's own log (every level, from insmod to after rmmod) and taint
 # flags: the console shows only what the guest's loglevel lets through.
 # Bad taints: M (4), B (5), D (7), W (9), L (14); O and E are the module's.
-if [ -f "$g/oops" ] && [ -f "$g/tainted.end" ]; then
-	bad=$(($(cat "$g/tainted.end") & ((1 << 4) | (1 << 5) | (1 << 7) | (1 << 9) | (1 << 14))))
+if [ "$rc" != 0 ]; then
+	: # the guest stopped early: reported above
+elif [ -f "$g/oops" ] && [ -f "$g/tainted.end" ] && [ -f "$g/tainted.start" ]; then
+	# only what came after insmod: taint from the boot is not the module's
+	bad=$(($(cat "$g/tainted.end") & ~$(cat "$g/tainted.start") & ((1 << 4) | (1 << 5) | (1 << 7) | (1 << 9) | (1 << 14))))
 	if [ ! -s "$g/oops" ] && [ "$bad" = 0 ]; then
-		ok "guest kernel log clean from insmod to after rmmod ($(wc -l <"$g/kernel.log") lines), taint $(cat "$g/tainted.end") (no M, B, D, W, L)"
+		ok "guest kernel log clean from insmod to after rmmod ($(wc -l <"$g/kernel.log") lines), taint $(cat "$g/tainted.start") at insmod, $(cat "$g/tainted.end") after (no new M, B, D, W, L)"
 	else
 		head -n 20 "$g/oops" | sed 's/^/#   /'
 		not_ok "guest kernel log: $(grep -cE 'BUG:|WARNING:|Oops|KASAN|circular locking|inconsistent lock state' "$g/oops") reports, bad taint flags $bad (tainted $(cat "$g/tainted.end"))"
 	fi
 else
-	not_ok "the guest wrote no kernel log report or end taint flags ($g/oops, $g/tainted.end)"
+	not_ok "the guest wrote no kernel log report or taint flags ($g/oops, $g/tainted.start, $g/tainted.end)"
 fi
 if [ -f "$g/console.log" ] && ! grep -qE 'BUG:|WARNING:|Oops|Call Trace' "$g/console.log"; then
 	ok "kernel console clean (no oops, WARN)"

@@ -56,7 +56,7 @@ module_build_test() {
 	# sparse that is missing, prints no warning: its silence is no pass)
 	if ko=$("$top/scripts/build-module" --kdir "$kdir" --extra "W=1 C=2" 2>"$warn"); then
 		sparse_false_positive "$warn"
-		nsrc=$(find "$top/module" -maxdepth 1 -name '*.c' | wc -l)
+		nsrc=$(grep -oE 'module/[a-z_]+\.o' "$top/Kbuild" | sort -u | wc -l)
 		nchk=$(grep -cE '^ +CHECK +(.*/)?module/[a-z_]+\.c$' "$(dirname "$ko")/build.log")
 		if grep -qE 'warning|error' "$warn"; then
 			sed 's/^/#   /' "$warn" | head -n 20 >&2 || true

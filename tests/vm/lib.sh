@@ -43,8 +43,11 @@ RS_REPORT='BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|
 # (no WARN(), no taint).  It is shown, and README "Known problems" has it.
 RS_ORC='^(\[[ 0-9.]*\] )?WARNING: stack going in the wrong direction\? at return_to_handler\+'
 
-# taint_bad: the bad taint flags set now (0: none)
-taint_bad() { echo $(($(cat /proc/sys/kernel/tainted) & RS_BAD_TAINT)); }
+# taint_new: the bad taint flags set since the last check (0: none).  Taint
+# never clears: each flag fails the check that first sees it, and only that
+# one (RS_TAINT_SEEN, updated by the caller in the test's own shell).
+RS_TAINT_SEEN=0
+taint_new() { echo $(($(cat /proc/sys/kernel/tainted) & RS_BAD_TAINT & ~RS_TAINT_SEEN)); }
 
 # log_checkpoint WHAT: before the kernel log is cleared (dmesg -c), what it
 # holds since the last clear has no report and the kernel is not tainted
@@ -54,9 +57,10 @@ log_checkpoint() {
 	f=/out/kernel-log-$(echo "$1" | tr -c 'a-z0-9\n' -).txt
 	dmesg | grep -v -E "$RS_ORC" | grep -E -A12 "$RS_REPORT" >"$f"
 	n=$(grep -cE "$RS_REPORT" "$f")
-	t=$(taint_bad)
+	t=$(taint_new)
+	RS_TAINT_SEEN=$((RS_TAINT_SEEN | t))
 	if [ "$n" != 0 ] || [ "$t" != 0 ]; then
-		not_ok "$1: kernel log has $n reports of oops, bug, warning, kasan or lockdep; bad taint flags $t (/proc/sys/kernel/tainted $(cat /proc/sys/kernel/tainted))"
+		not_ok "$1: kernel log has $n reports of oops, bug, warning, kasan or lockdep; new bad taint flags $t (/proc/sys/kernel/tainted $(cat /proc/sys/kernel/tainted))"
 		head -n 40 "$f" | sed 's/^/#   /' | tee -a "$RS_TAP"
 	fi
 	dmesg -c >/dev/null
@@ -118,18 +122,21 @@ kernel_log_clean() {
 	fi
 	dmesg | grep -v -E "$RS_ORC" | grep -E -A12 "$RS_REPORT" >"$f"
 	n=$(grep -cE "$RS_REPORT" "$f")
-	t=$(taint_bad)
+	t=$(taint_new)
+	RS_TAINT_SEEN=$((RS_TAINT_SEEN | t))
 	if dmesg | grep -q -E "$RS_ORC"; then
 		echo "# $what: the ORC unwinder's diagnostic 'stack going in the wrong direction? at return_to_handler' is in the log: an interrupt's stack trace met the fprobe return trampoline (not counted as a report; README Known problems)"
 	fi
 	# lower case: the host greps the console for the kernel's own markers
 	kl="no kmemleak"
 	[ -w "$km" ] && kl="kmemleak found $leaks leaks"
-	check "$what: kernel log clean, $n reports of oops, bug, warning, kasan or lockdep; $kl; bad taint flags $t" [ "$n" = 0 -a "$leaks" = 0 -a "$t" = 0 ]
+	check "$what: kernel log clean, $n reports of oops, bug, warning, kasan or lockdep; $kl; new bad taint flags $t" [ "$n" = 0 -a "$leaks" = 0 -a "$t" = 0 ]
 	# what they were, where the host shows it (the TAP file)
 	if [ "$n" != 0 ] || [ "$leaks" != 0 ]; then
 		cat "$f" "$f.kmemleak" 2>/dev/null | head -n 40 | sed 's/^/#   /' | tee -a "$RS_TAP"
 	fi
+	# read: the next check sees only what comes after
+	dmesg -c >/dev/null
 }
 
 # lsum OUTCOME CAUSE FILE: the faults debugfs "latency" FILE has in that row.

@@ -700,20 +700,37 @@ static void *ec_cow_contender(void *arg)
 	return NULL;
 }
 
+/* /proc/vmstat's @name, or -1 when the kernel has no such counter */
+static long ec_vmstat(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	long v, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
 /*
  * Before the interval, a read fault of a cold page in the middle of @fd's
  * file, readahead on: under the VMA lock it drops the lock for the read
  * and retries, and the retry maps the page in the fault-around, without
  * a ->fault call.  A module that keeps that fault's start (latency.c)
  * would time the later faults whose first attempt retried before any
- * ->fault, the anon_vma ones below, from it.  Prints primed_majflt=, 1
- * when the fault retried (mm_account_fault(): a retried fault is major).
+ * ->fault, the anon_vma ones below, from it.  Prints primed_retry=, the
+ * kernel's vma_lock_retry over the read (1: it retried; -1: no
+ * PER_VMA_LOCK_STATS), nothing else of the process faulting meanwhile.
  */
 static void ec_cow_prime(int fd)
 {
 	off_t end = lseek(fd, 0, SEEK_END), off;
-	struct rusage a, b;
 	volatile char *p;
+	long a, b;
 
 	if (end < 4 * ec_page)
 		ec_die("cowfirst: the file is shorter than 4 pages");
@@ -722,10 +739,10 @@ static void ec_cow_prime(int fd)
 	p = mmap(NULL, end, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		ec_die("mmap");
-	getrusage(RUSAGE_SELF, &a);
+	a = ec_vmstat("vma_lock_retry");
 	(void)p[off];
-	getrusage(RUSAGE_SELF, &b);
-	printf("primed_majflt=%ld\n", b.ru_majflt - a.ru_majflt);
+	b = ec_vmstat("vma_lock_retry");
+	printf("primed_retry=%ld\n", a < 0 || b < 0 ? -1 : b - a);
 }
 
 static int ec_cowfirst_run(const struct ec_opts *o)
