@@ -75,6 +75,27 @@ obj_dir() {
 	obj_dir_tag "$(kernel_tag "$1" "$(lab_variant "$2")" "${3:-x86_64}" "${4:-0}")"
 }
 
+# host_cpu: the host's CPU time so far, "busy steal total" in jiffies
+# (/proc/stat's cpu line: busy is all but idle and iowait)
+host_cpu() {
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i
+		print t - $5 - $6, $9 + 0, t; exit }' /proc/stat
+}
+
+# host_record START_CPU START_LOAD START_WALL: how the host was over an
+# interval that began with those (host_cpu, /proc/loadavg's 1-minute load,
+# date -u), as key=value lines for a run's meta.host: a confound (another
+# job, steal) can be seen afterwards
+host_record() {
+	local b0 s0 t0 b1 s1 t1
+	read -r b0 s0 t0 <<<"$1"
+	read -r b1 s1 t1 <<<"$(host_cpu)"
+	printf 'wall_start=%s\nwall_end=%s\n' "$3" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	printf 'host_load_start=%s\nhost_load_end=%s\n' "$2" "$(cut -d' ' -f1 /proc/loadavg)"
+	awk -v b=$((b1 - b0)) -v s=$((s1 - s0)) -v t=$((t1 - t0)) -v n="$(nproc)" 'BEGIN {
+		printf "host_cpus=%d\nhost_busy_pct=%.1f\nhost_steal_pct=%.1f\n", n, t ? 100 * b / t : 0, t ? 100 * s / t : 0 }'
+}
+
 # build_progress N M ELAPSED: a build's progress line: N objects built in
 # ELAPSED seconds, of about M (0: unknown); the time left is N's pace
 # carried on to M, said once N is past 50 and below M.
