@@ -296,7 +296,7 @@ cases() {
 			[ "$pm" -ge "$calls" -a "$pm" -le $((calls + err)) ]
 		# the double count itself happens when reclaim is fast enough
 		# (at 8192 KB: 2 to 53 per run; at 1024 KB: none seen)
-		ok "$tag: pgmajfault - major_faults = $((pm - $(m major_faults))) calls that read a page again or failed after reading ($(m filemap_retry_miss) retries found their page reclaimed, filemap_fault_error $(m filemap_fault_error)); $(ru rounds) rounds, $(cat $cgd/memory.events 2>/dev/null | tr '\n' ' ')"
+		ok "$tag: pgmajfault - major_faults = $((pm - $(m major_faults))): reads again and failed reads (+: $(m filemap_retry_miss) retries found their page reclaimed, filemap_fault_error $(m filemap_fault_error)) less retried faults that read nothing (-); $(ru rounds) rounds, $(cat $cgd/memory.events 2>/dev/null | tr '\n' ' ')"
 	else
 		echo "# $tag: $cgd/memory.events: $(tr '\n' ' ' <$cgd/memory.events 2>/dev/null)"
 	fi
