@@ -210,13 +210,13 @@ int fl_report_json(FILE *out, const char *path, const struct fl_opts *o,
 	add(root, "version", json_object_new_int(1));
 	add(root, "scenario", json_object_new_string(o->sc->name));
 	add(root, "options", options_json(o));
-	add(setup, "setup_s", jdouble(r->setup_s, 3));
+	add(setup, "setup_s", jdouble(r->setup_s, 6));
 	for (i = 0; i < r->nsetup; i++)
 		add(setup, r->setup[i].key, r->setup[i].sval ?
 		    json_object_new_string(r->setup[i].sval) :
 		    json_object_new_int64(r->setup[i].ival));
 	add(root, "setup", setup);
-	add(root, "wall_s", jdouble(r->wall_s, 3));
+	add(root, "wall_s", jdouble(r->wall_s, 6));
 	if (r->hi_policy)
 		add(root, "hi_policy", json_object_new_string(r->hi_policy));
 	for (i = 0; i < FL_NCLASSES; i++)

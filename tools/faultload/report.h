@@ -7,7 +7,7 @@
  *     "options": { every option that applies to the scenario },
  *     "setup": { what setup found: "setup_s", cache drop method,
  *                resident pages, swap eviction ... },
- *     "wall_s": S, "hi_policy": P (ui-inversion only),
+ *     "wall_s": S (to the microsecond), "hi_policy": P (ui-inversion only),
  *     "classes": { CLASS: { "threads", "ops", "minflt", "majflt",
  *                           "errors", "latency_ns": { "count", "min",
  *                           "max", "mean", "p50", "p90", "p99", "p999",
