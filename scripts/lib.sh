@@ -96,6 +96,36 @@ host_record() {
 		printf "host_cpus=%d\nhost_busy_pct=%.1f\nhost_steal_pct=%.1f\n", n, t ? 100 * b / t : 0, t ? 100 * s / t : 0 }'
 }
 
+# host_sampler FILE: until killed, every second a line "epoch load1 busy
+# steal total" (the 1-minute load, host_cpu's jiffies) appended to FILE:
+# what host_window reads
+host_sampler() {
+	while :; do
+		printf '%s %s %s\n' "$(date +%s)" "$(cut -d' ' -f1 /proc/loadavg)" "$(host_cpu)" >>"$1"
+		sleep 1
+	done
+}
+
+# host_window SAMPLES T0 T1: how the host was from epoch T0 to T1 (a run's
+# window), as key=value lines for meta.host: run_wall_start/_end/_s, the
+# highest 1-minute load sampled in it, and the busy and steal share of the
+# host's CPU time between the samples just before T0 and just after T1
+# (host_sampler); run_host_samples=0 and no shares when none bracket it
+host_window() {
+	printf 'run_wall_start=%s\nrun_wall_end=%s\nrun_wall_s=%s\n' \
+		"$(date -u -d "@$2" +%Y-%m-%dT%H:%M:%SZ)" "$(date -u -d "@$3" +%Y-%m-%dT%H:%M:%SZ)" $(($3 - $2))
+	awk -v t0="$2" -v t1="$3" '
+		$1 <= t0 { b0 = $3; s0 = $4; c0 = $5; have0 = 1 }
+		$1 >= t0 && $1 <= t1 + 1 && $2 > load { load = $2 }
+		$1 >= t1 && !have1 { b1 = $3; s1 = $4; c1 = $5; have1 = 1 }
+		$1 >= t0 - 1 && $1 <= t1 + 1 { n++ }
+		END {
+			if (!have0 || !have1 || c1 <= c0) { print "run_host_samples=0"; exit }
+			printf "run_host_samples=%d\nrun_host_load_max=%s\n", n, load + 0
+			printf "run_host_busy_pct=%.1f\nrun_host_steal_pct=%.1f\n", 100 * (b1 - b0) / (c1 - c0), 100 * (s1 - s0) / (c1 - c0)
+		}' "$1" 2>/dev/null || echo "run_host_samples=0"
+}
+
 # build_progress N M ELAPSED: a build's progress line: N objects built in
 # ELAPSED seconds, of about M (0: unknown); the time left is N's pace
 # carried on to M, said once N is past 50 and below M.

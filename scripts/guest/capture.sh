@@ -14,7 +14,9 @@
 # Loads retryscope.ko (counting only faultload's threads: comm prefix fl-)
 # and enables the trace events once (trace-cmd start -e retryscope -e
 # mmap_lock -e filemap:mm_filemap_fault -e sched:sched_switch, 64 MiB per
-# CPU), then for every run writes /out/<label>/<n>/:
+# CPU), then for every run writes /out/<label>/<n>/.  The run itself writes
+# only to guest memory (/tmp/run: a tmpfs) and its files are copied to
+# /out after it: nothing inside the measured window waits for the host.
 #   trace.dat            the run's events: the ring buffer is cleared, turned
 #                        on for the run (tracing_on) and saved with
 #                        trace-cmd extract.  No event is enabled or disabled
@@ -27,11 +29,19 @@
 #   latency              the module's per-fault latency histogram (debugfs)
 #   record.log           faultload's and trace-cmd extract's output
 #   meta                 kernel, release, cpu_model, arch, scenario, workload, run,
-#                        args, read_ahead_kb (key=value)
+#                        args, read_ahead_kb and what scripts/guest/storage.sh
+#                        set up: storage, data_dev, swap, swap_dev,
+#                        completion_nsec, hw_queue_depth ... (key=value)
+#   window.start/.end    empty files written just before and after the
+#                        window: their host mtimes time the run on the host's
+#                        clock (scripts/capture: meta.host run_*)
 #   guest-status         written last, when the run is over (key=value):
 #                        result=ok|lossy|failed, reason=<one line, empty
 #                        for ok>, faultload_rc=N, probe_nmissed=N (when the
-#                        counters were read).  No guest-status: the run did
+#                        counters were read), host_disk_ios=N (reads and
+#                        writes of the host's virtio disks in the window; a
+#                        run on a null_blk profile with any is failed: the
+#                        host's I/O entered its timings).  No guest-status: the run did
 #                        not finish.  scripts/capture writes status from it
 #                        (adding trace losses, read on the host) and
 #                        meta.host; the guest writes neither.
@@ -82,6 +92,13 @@ ra_lab=$(cat "$ra_file" 2>/dev/null)
 # x86 names its model; arm64's /proc/cpuinfo has only implementer and part.
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 [ -n "$cpu_model" ] || cpu_model="$(uname -m) implementer $(sed -n 's/^CPU implementer[[:space:]]*: //p' /proc/cpuinfo | head -n 1) part $(sed -n 's/^CPU part[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+# host_disk_ios: reads and writes completed so far on the virtio disks (the
+# host's files): /sys/block/vd*/stat fields 1 and 5
+host_disk_ios() {
+	cat /sys/block/vd*/stat 2>/dev/null | awk '{ s += $1 + $5 } END { print s + 0 }'
+}
+storage=$(sed -n 's/^storage=//p' /run/retryscope-storage 2>/dev/null)
+storage=${storage:-virtio}
 rc=0
 # The runs come on fd 3: nothing a run starts reads the list.
 while read -r label scen n args <&3; do
@@ -89,8 +106,8 @@ while read -r label scen n args <&3; do
 	if [ -f "$d/guest-status" ] || [ -f "$d/host-crash" ]; then
 		continue
 	fi
-	rm -rf "$d"
-	mkdir -p "$d"
+	rm -rf "$d" /tmp/run
+	mkdir -p "$d" /tmp/run
 	# the run's readahead: its own --read-ahead-kb, else the lab's
 	ra=$ra_lab
 	# shellcheck disable=SC2086 # $args is a list of options
@@ -109,18 +126,22 @@ while read -r label scen n args <&3; do
 		echo "run=$n"
 		echo "args=$args"
 		echo "read_ahead_kb=$ra"
+		cat /run/retryscope-storage 2>/dev/null
 	} >"$d/meta"
 	echo 1 >"$dbg/reset"
 	echo "capture: $kernel $label run $n" >&2
-	rs-snap "$dbg/stats=$d/stats.before" /proc/vmstat="$d/vmstat.before"
+	w=/tmp/run
+	rs-snap "$dbg/stats=$w/stats.before" /proc/vmstat="$w/vmstat.before"
 	if [ "$crash_at" = "$label $n" ]; then
 		echo "capture: crashing the guest in $label run $n (--crash-at)" >&2
 		(sleep 1 && echo c >/proc/sysrq-trigger) &
 	fi
 	echo >"$T/trace"
+	: >"$d/window.start"
+	io0=$(host_disk_ios)
 	echo 1 >"$T/tracing_on"
 	# shellcheck disable=SC2086 # $args is a list of options
-	faultload "$scen" $args --json "$d/workload.json" >"$d/record.log" 2>&1 </dev/null &
+	faultload "$scen" $args --json "$w/workload.json" >"$w/record.log" 2>&1 </dev/null &
 	fpid=$!
 	if [ "$fail_at" = "$label $n" ]; then
 		echo "capture: killing faultload in $label run $n (--fail-at)" >&2
@@ -130,10 +151,14 @@ while read -r label scen n args <&3; do
 	wait "$fpid"
 	frc=$?
 	echo 0 >"$T/tracing_on"
+	io1=$(host_disk_ios)
+	: >"$d/window.end"
 	# -k: keep the events enabled (extract would disable them all)
-	trace-cmd extract -k -o "$d/trace.dat" >>"$d/record.log" 2>&1 </dev/null ||
+	trace-cmd extract -k -o "$w/trace.dat" >>"$w/record.log" 2>&1 </dev/null ||
 		echo "capture: trace-cmd extract failed in $label run $n" >&2
-	rs-snap "$dbg/stats=$d/stats.after" /proc/vmstat="$d/vmstat.after" "$dbg/latency=$d/latency"
+	rs-snap "$dbg/stats=$w/stats.after" /proc/vmstat="$w/vmstat.after" "$dbg/latency=$w/latency"
+	cp "$w"/* "$d"/ || echo "capture: copying $label run $n to /out failed" >&2
+	rm -rf "$w"
 	result=ok reason=
 	missed=$(awk '$1 == "probe_nmissed" { print $2 }' "$d/stats.after")
 	full=$(awk '$1 == "state_table_full" { print $2 }' "$d/stats.after")
@@ -142,6 +167,9 @@ while read -r label scen n args <&3; do
 		rc=1
 	elif [ ! -s "$d/trace.dat" ]; then
 		result=failed reason="no trace.dat"
+		rc=1
+	elif [ "$storage" != virtio ] && [ "$io1" != "$io0" ]; then
+		result=failed reason="the window touched the host's disks ($((io1 - io0)) I/Os on virtio disks) on storage $storage"
 		rc=1
 	elif [ "${missed:-0}" != 0 ]; then
 		result=lossy reason="probe_nmissed $missed"
@@ -153,6 +181,7 @@ while read -r label scen n args <&3; do
 		echo "reason=$reason"
 		echo "faultload_rc=$frc"
 		[ -z "$missed" ] || echo "probe_nmissed=$missed"
+		echo "host_disk_ios=$((io1 - io0))"
 	} >"$d/guest-status"
 done 3<"$todo"
 trace-cmd reset >/dev/null 2>&1 </dev/null
