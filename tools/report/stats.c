@@ -1,5 +1,5 @@
-/* stats.c: median, min and max over runs, and quantiles of latency
- * histograms; see stats.h. */
+/* stats.c: median, min and max over runs, quantiles of latency
+ * histograms and the Mann-Whitney test; see stats.h. */
 #include "stats.h"
 
 #include <math.h>
@@ -135,4 +135,74 @@ double st_hist_quantile(const struct st_hist *h, double q)
 		if (h->b[i].count)
 			return h->b[i].hi > h->b[i].lo ? h->b[i].hi : h->b[i].lo;
 	return NAN;
+}
+
+struct mw_val {
+	double v;
+	int from_a;
+};
+
+static int cmp_mw(const void *x, const void *y)
+{
+	return cmp_double(&((const struct mw_val *)x)->v, &((const struct mw_val *)y)->v);
+}
+
+double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t n = 0, k = 0;
+	struct mw_val *v = malloc((na + nb) * sizeof(*v) + 1);
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < na; i++)
+		if (!isnan(a[i]))
+			v[n++] = (struct mw_val){ a[i], 1 }, k++;
+	for (size_t i = 0; i < nb; i++)
+		if (!isnan(b[i]))
+			v[n++] = (struct mw_val){ b[i], 0 };
+	if (k == 0 || k == n) {
+		free(v);
+		return NAN;
+	}
+	qsort(v, n, sizeof(*v), cmp_mw);
+	/* Twice the mid-ranks (whole numbers): r2[i] for the i-th value. */
+	long *r2 = malloc(n * sizeof(*r2));
+	/* ways[j][s]: splits of the values seen so far with j in the first
+	 * group and doubled rank sum s; rolled over j downwards. */
+	long smax = (long)n * (long)(n + 1);
+	double *ways = calloc((k + 1) * (size_t)(smax + 1), sizeof(*ways));
+	if (!r2 || !ways) {
+		free(v);
+		free(r2);
+		free(ways);
+		return NAN;
+	}
+	long obs = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && v[j].v == v[i].v; j++)
+			;
+		for (size_t t = i; t < j; t++) {
+			r2[t] = (long)(i + 1 + j); /* 2 * (i + 1 + j) / 2 */
+			if (v[t].from_a)
+				obs += r2[t];
+		}
+	}
+	ways[0] = 1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = (i + 1 < k ? i + 1 : k); j >= 1; j--)
+			for (long s = smax; s >= r2[i]; s--)
+				ways[j * (size_t)(smax + 1) + (size_t)s] +=
+					ways[(j - 1) * (size_t)(smax + 1) + (size_t)(s - r2[i])];
+	/* the mean of the doubled rank sum is k * (n + 1) */
+	double mean = (double)k * (double)(n + 1), dev = fabs((double)obs - mean);
+	double all = 0, far = 0;
+	for (long s = 0; s <= smax; s++) {
+		double w = ways[k * (size_t)(smax + 1) + (size_t)s];
+		all += w;
+		if (fabs((double)s - mean) >= dev - 1e-9)
+			far += w;
+	}
+	free(v);
+	free(r2);
+	free(ways);
+	return far / all;
 }

@@ -45,4 +45,12 @@ uint64_t st_hist_total(const struct st_hist *h);
  * the value is interpolated linearly; an open-ended bucket yields its lo. */
 double st_hist_quantile(const struct st_hist *h, double q);
 
+/* Two-sided p-value of the Mann-Whitney (Wilcoxon rank-sum) test that a
+ * and b come from one distribution: the share of the ways to split the
+ * pooled values into groups of na and nb whose rank sum of the first lies
+ * at least as far from its mean as a's does.  Exact (every split counted,
+ * ties given their mid-rank), so it holds for 5 runs a side; NaN values
+ * are skipped; NaN when a side is empty or on allocation failure. */
+double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb);
+
 #endif
