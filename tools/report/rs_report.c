@@ -3,11 +3,12 @@
  * This file holds the options (cli.c) and main(); the report itself is
  * report.c (sections), measures.c (rows), summary.c (headline, summary),
  * plots.c and selftests.c, read from RESULTS_DIR by runs.c; --format mail
- * is mail.c.
+ * is mail.c, --format pair pair.c.
  */
 #include "cli.h"
 #include "csvdump.h"
 #include "mail.h"
+#include "pair.h"
 #include "measures.h"
 #include "report.h"
 #include "runs.h"
@@ -33,11 +34,14 @@ static const struct cli_opt options[NOPTS] = {
 	[OPT_OUTPUT] = { "output", 'o', "FILE",
 			 "the report (default RESULTS_DIR/report.md); its\n"
 			 "directory must exist; the plots go next to it;\n"
-			 "--format mail: the tables (default -: stdout)" },
-	[OPT_FORMAT] = { "format", 0, "md|mail",
+			 "--format mail, pair: the tables (default -: stdout)" },
+	[OPT_FORMAT] = { "format", 0, "md|mail|pair",
 			 "md: report.md and plots (default); mail: the\n"
 			 "v2 cover letter's mmap_lock tables, first kernel\n"
-			 "of --kernels before, second after, plain text" },
+			 "of --kernels before, second after, plain text;\n"
+			 "pair: the first two kernels measure by measure,\n"
+			 "with the Mann-Whitney p-value of each difference\n"
+			 "(scripts/host-independence)" },
 	[OPT_HELP] = CLI_OPT_HELP,
 };
 
@@ -60,12 +64,14 @@ static const struct cli cli = {
 		    "  rs-report RESULTS --kernels=stock,v2 >headline.txt\n"
 		    "      # stock and v2 first, the other kernels after them\n"
 		    "  rs-report results/latest --format mail --kernels stock,rfc\n"
-		    "      # stock -> rfc tables for a cover letter, 72 columns\n",
+		    "      # stock -> rfc tables for a cover letter, 72 columns\n"
+		    "  rs-report results/host-independence --format pair --kernels idle,hog\n"
+		    "      # did the hog move any measure? medians, ratios, p-values\n",
 };
 
 struct opts {
 	const char *dir, *baseline, *out, *kernels;
-	int mail;
+	int mail, pair;
 };
 
 static void set_option(void *ctx, int opt, const char *value)
@@ -81,25 +87,29 @@ static void set_option(void *ctx, int opt, const char *value)
 	} else if (opt == OPT_OUTPUT) {
 		o->out = value;
 	} else if (opt == OPT_FORMAT) {
-		if (strcmp(value, "md") && strcmp(value, "mail"))
-			cli_usage_error(&cli, "--format: '%s' is not md or mail", value);
+		if (strcmp(value, "md") && strcmp(value, "mail") && strcmp(value, "pair"))
+			cli_usage_error(&cli, "--format: '%s' is not md, mail or pair", value);
 		o->mail = !strcmp(value, "mail");
+		o->pair = !strcmp(value, "pair");
 	}
 }
 
-/* --format mail: the tables to o->out or stdout. */
-static void write_mail_to(const struct results *res, const struct opts *o)
+/* --format mail or pair: the tables to o->out or stdout. */
+static void write_tables_to(const struct results *res, const struct opts *o)
 {
 	if (res->nk < 2)
-		fatal("%s: --format mail compares two kernels; the runs have only %s", o->dir,
-		      res->kernels[0]);
+		fatal("%s: --format %s compares two kernels; the runs have only %s", o->dir,
+		      o->mail ? "mail" : "pair", res->kernels[0]);
 	FILE *f = stdout;
 	if (o->out && strcmp(o->out, "-")) {
 		f = fopen(o->out, "w");
 		if (!f)
 			fatal("%s: %s", o->out, strerror(errno));
 	}
-	write_mail(f, res);
+	if (o->mail)
+		write_mail(f, res);
+	else
+		write_pair(f, res);
 	if (f != stdout && fclose(f))
 		fatal("%s: %s", o->out, strerror(errno));
 }
@@ -162,14 +172,14 @@ static void write_all(const struct results *res, const char *outpath)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { NULL, NULL, NULL, NULL, 0 };
+	struct opts o = { 0 };
 	measures_init();
 	o.dir = cli_parse(&cli, argc, argv, set_option, &o);
 	struct results res;
 	results_load(&res, o.dir);
 	order_kernels(&res, &o);
-	if (o.mail) {
-		write_mail_to(&res, &o);
+	if (o.mail || o.pair) {
+		write_tables_to(&res, &o);
 		results_free(&res);
 		return 0;
 	}

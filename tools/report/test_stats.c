@@ -4,6 +4,33 @@
 
 #include <math.h>
 
+static void test_mann_whitney(void)
+{
+	/* Mann-Whitney, exact: 5 vs 5 fully apart is 2 of C(10,5) = 252
+	 * splits; 2 vs 2 apart is 2 of 6; identical samples are no evidence. */
+	double lo5[] = { 1, 2, 3, 4, 5 }, hi5[] = { 6, 7, 8, 9, 10 };
+	CHECK_NEAR(st_mann_whitney(lo5, 5, hi5, 5), 2.0 / 252, 1e-12, "MW 5 vs 5 apart");
+	CHECK_NEAR(st_mann_whitney(hi5, 5, lo5, 5), 2.0 / 252, 1e-12, "MW is symmetric");
+	CHECK_NEAR(st_mann_whitney(lo5, 2, hi5, 2), 2.0 / 6, 1e-12, "MW 2 vs 2 apart");
+	double same[] = { 4, 4, 4 };
+	CHECK_NEAR(st_mann_whitney(same, 3, same, 3), 1, 1e-12, "MW all tied: p = 1");
+	CHECK_NEAR(st_mann_whitney(lo5, 5, lo5, 5), 1, 1e-12, "MW same samples: p = 1");
+	/* one swap across the boundary: a = {1,2,3,4,6}, b = {5,7,8,9,10}:
+	 * rank sum 16 (minimum 15); splits with sum <= 16 are 2 of 252, so
+	 * two-sided 4/252 */
+	double a1[] = { 1, 2, 3, 4, 6 }, b1[] = { 5, 7, 8, 9, 10 };
+	CHECK_NEAR(st_mann_whitney(a1, 5, b1, 5), 4.0 / 252, 1e-12, "MW one swap");
+	/* ties across the groups: {1,2,2} vs {2,3,3}: mid-ranks 1,3,3 | 3,5.5,5.5;
+	 * 20 splits of 6 into 3; the first's sum 7 is 3.5 below the mean 10.5;
+	 * splits as far: {1,2,2}-like (3 ways: 1 + two of the three 2s), and
+	 * by symmetry the 3 as high: 6 of 20 */
+	double ta[] = { 1, 2, 2 }, tb[] = { 2, 3, 3 };
+	CHECK_NEAR(st_mann_whitney(ta, 3, tb, 3), 6.0 / 20, 1e-12, "MW with ties");
+	double withnan2[] = { NAN, 1, 2 };
+	CHECK_NEAR(st_mann_whitney(withnan2, 3, hi5, 2), 2.0 / 6, 1e-12, "MW skips NaN");
+	CHECK(isnan(st_mann_whitney(lo5, 0, hi5, 5)), "MW of an empty side is NaN");
+}
+
 int main(void)
 {
 	double odd[] = { 5, 1, 3 };
@@ -59,31 +86,9 @@ int main(void)
 	st_hist_init(&e);
 	CHECK(isnan(st_hist_quantile(&e, 0.5)), "empty histogram quantile is NaN");
 
-	/* Mann-Whitney, exact: 5 vs 5 fully apart is 2 of C(10,5) = 252
-	 * splits; 2 vs 2 apart is 2 of 6; identical samples are no evidence. */
-	double lo5[] = { 1, 2, 3, 4, 5 }, hi5[] = { 6, 7, 8, 9, 10 };
-	CHECK_NEAR(st_mann_whitney(lo5, 5, hi5, 5), 2.0 / 252, 1e-12, "MW 5 vs 5 apart");
-	CHECK_NEAR(st_mann_whitney(hi5, 5, lo5, 5), 2.0 / 252, 1e-12, "MW is symmetric");
-	CHECK_NEAR(st_mann_whitney(lo5, 2, hi5, 2), 2.0 / 6, 1e-12, "MW 2 vs 2 apart");
-	double same[] = { 4, 4, 4 };
-	CHECK_NEAR(st_mann_whitney(same, 3, same, 3), 1, 1e-12, "MW all tied: p = 1");
-	CHECK_NEAR(st_mann_whitney(lo5, 5, lo5, 5), 1, 1e-12, "MW same samples: p = 1");
-	/* one swap across the boundary: a = {1,2,3,4,6}, b = {5,7,8,9,10}:
-	 * rank sum 16 (minimum 15); splits with sum <= 16 are 2 of 252, so
-	 * two-sided 4/252 */
-	double a1[] = { 1, 2, 3, 4, 6 }, b1[] = { 5, 7, 8, 9, 10 };
-	CHECK_NEAR(st_mann_whitney(a1, 5, b1, 5), 4.0 / 252, 1e-12, "MW one swap");
-	/* ties across the groups: {1,2,2} vs {2,3,3}: mid-ranks 1,3,3 | 3,5.5,5.5;
-	 * 20 splits of 6 into 3; the first's sum 7 is 3.5 below the mean 10.5;
-	 * splits as far: {1,2,2}-like (3 ways: 1 + two of the three 2s), and
-	 * by symmetry the 3 as high: 6 of 20 */
-	double ta[] = { 1, 2, 2 }, tb[] = { 2, 3, 3 };
-	CHECK_NEAR(st_mann_whitney(ta, 3, tb, 3), 6.0 / 20, 1e-12, "MW with ties");
-	double withnan2[] = { NAN, 1, 2 };
-	CHECK_NEAR(st_mann_whitney(withnan2, 3, hi5, 2), 2.0 / 6, 1e-12, "MW skips NaN");
-	CHECK(isnan(st_mann_whitney(lo5, 0, hi5, 5)), "MW of an empty side is NaN");
 	st_hist_free(&h);
 	st_hist_free(&g);
 	st_hist_free(&k);
+	test_mann_whitney();
 	return tap_done();
 }
