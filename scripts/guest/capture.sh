@@ -27,7 +27,8 @@
 #   workload.json        faultload's output
 #   stats.before/after   the module's counters   vmstat.before/after
 #   latency              the module's per-fault latency histogram (debugfs)
-#   record.log           faultload's and trace-cmd extract's output
+#   record.log           faultload's output (a failed run's reason is its
+#                        last line); extract.log: trace-cmd extract's
 #   meta                 kernel, release, cpu_model, arch, scenario, workload, run,
 #                        args, read_ahead_kb and what scripts/guest/storage.sh
 #                        set up: storage, data_dev, swap, swap_dev,
@@ -50,6 +51,9 @@
 # --read-ahead-kb has that one (faultload sets it and puts it back).
 # /out/crash-at (a test hook of scripts/capture --crash-at): "LABEL N": the
 # guest crashes itself (sysrq c) one second into that run.
+# /out/touch-host-at (scripts/capture --touch-host-at): "LABEL N": the guest
+# reads the host's data disk (/dev/vda, O_DIRECT) inside that run's window,
+# as a run must not.
 # /out/fail-at (scripts/capture --fail-at): "LABEL N": faultload is killed
 # (SIGKILL, as the OOM killer does) one second into that run.
 set -u
@@ -60,6 +64,7 @@ if [ ! -s "$todo" ]; then
 fi
 crash_at=$(cat /out/crash-at 2>/dev/null)
 fail_at=$(cat /out/fail-at 2>/dev/null)
+touch_host_at=$(cat /out/touch-host-at 2>/dev/null)
 dbg=/sys/kernel/debug/retryscope
 # fault_around=1: the retried file faults that finish in the fault-around
 # are timed too (debugfs latency; docs/counters.md)
@@ -143,6 +148,10 @@ while read -r label scen n args <&3; do
 	# shellcheck disable=SC2086 # $args is a list of options
 	faultload "$scen" $args --json "$w/workload.json" >"$w/record.log" 2>&1 </dev/null &
 	fpid=$!
+	if [ "$touch_host_at" = "$label $n" ]; then
+		echo "capture: reading the host's disk in $label run $n (--touch-host-at)" >&2
+		dd if=/dev/vda of=/dev/null bs=4096 count=8 iflag=direct 2>/dev/null
+	fi
 	if [ "$fail_at" = "$label $n" ]; then
 		echo "capture: killing faultload in $label run $n (--fail-at)" >&2
 		sleep 1
@@ -150,11 +159,12 @@ while read -r label scen n args <&3; do
 	fi
 	wait "$fpid"
 	frc=$?
+	fl_last=$(grep -v '^ ' "$w/record.log" | tail -n 1)
 	echo 0 >"$T/tracing_on"
 	io1=$(host_disk_ios)
 	: >"$d/window.end"
 	# -k: keep the events enabled (extract would disable them all)
-	trace-cmd extract -k -o "$w/trace.dat" >>"$w/record.log" 2>&1 </dev/null ||
+	trace-cmd extract -k -o "$w/trace.dat" >"$w/extract.log" 2>&1 </dev/null ||
 		echo "capture: trace-cmd extract failed in $label run $n" >&2
 	rs-snap "$dbg/stats=$w/stats.after" /proc/vmstat="$w/vmstat.after" "$dbg/latency=$w/latency"
 	cp "$w"/* "$d"/ || echo "capture: copying $label run $n to /out failed" >&2
@@ -163,7 +173,7 @@ while read -r label scen n args <&3; do
 	missed=$(awk '$1 == "probe_nmissed" { print $2 }' "$d/stats.after")
 	full=$(awk '$1 == "state_table_full" { print $2 }' "$d/stats.after")
 	if [ "$frc" != 0 ] || [ ! -s "$d/workload.json" ]; then
-		result=failed reason="faultload exited $frc: $(grep -v '^ ' "$d/record.log" | tail -n 1)"
+		result=failed reason="faultload exited $frc: $fl_last"
 		rc=1
 	elif [ ! -s "$d/trace.dat" ]; then
 		result=failed reason="no trace.dat"
