@@ -55,6 +55,30 @@ ra_run=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["setup
 	"$r/workload.json" 2>/dev/null)
 check "stock file-major: read_ahead_kb 256 in meta ($ra_meta) and in the run (faultload: $ra_run)" \
 	test "$ra_meta" = 256 -a "$ra_run" = 256
+# The virtual-time lab (issue 28): capture's default is the guest's icount
+# clock and the ufs31 null_blk; the run's meta and meta.host say so, the
+# host's state over the run's own window is recorded, and the window read
+# nothing from the host's disks.
+r=$res/$id/stock/file-major/1
+lab="$(status_get "$r/meta.host" clock) / $(status_get "$r/meta" storage) on $(status_get "$r/meta" data_dev), swap $(status_get "$r/meta" swap) on $(status_get "$r/meta" swap_dev)"
+check "stock file-major ran on the lab's clock and storage ($lab)" \
+	test "$lab" = "icount shift=0 sleep=off / ufs31 on rsdata, swap disk on rsswap"
+busy=$(status_get "$r/meta.host" run_host_busy_pct) rwall=$(status_get "$r/meta.host" run_wall_s)
+check "stock file-major: meta.host has the host over the run's window (run_wall_s $rwall, run_host_busy_pct $busy)" \
+	test -n "$busy" -a -n "$rwall"
+check "stock file-major: no host disk I/O in the window (host_disk_ios=$(status_get "$r/guest-status" host_disk_ios))" \
+	test "$(status_get "$r/guest-status" host_disk_ios)" = 0
+# A run whose window reads the host's disk is failed, and says why
+# (--touch-host-at); the same on virtio storage, where the host's disk is the
+# storage, is a good run.
+for st in ufs31:failed virtio:ok; do
+	"$top/scripts/capture" --variant stock --runs 1 --max-redo 0 --run-id touch-${st%%:*} --results "$res" \
+		--storage "${st%%:*}" --touch-host-at minor:1 minor:--duration,0.5 >"$RS_BUILD/check/capture-touch.log" 2>&1
+	t=$res/touch-${st%%:*}/stock/minor/1/status
+	check "--touch-host-at on ${st%%:*}: the run is ${st#*:} ($(status_get "$t" result): $(status_get "$t" reason))" \
+		test "$(status_get "$t" result)" = "${st#*:}"
+done
+
 # Per-fault latency (issue 16): each fault the module timed is one row
 # count in the run's latency file, one retryscope_fault_done event, and one
 # slice on its thread's fault track in trace.perfetto.json, named by its
