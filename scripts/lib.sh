@@ -126,6 +126,21 @@ host_window() {
 		}' "$1" 2>/dev/null || echo "run_host_samples=0"
 }
 
+# storage_profile NAME: configs/storage/NAME.conf's null_blk settings as
+# "completion_nsec hw_queue_depth max_sectors", or die naming what is wrong
+# (scripts/vm --storage, scripts/lava-jobs --storage)
+storage_profile() {
+	local prof=$RS_TOP/configs/storage/$1.conf k v out=''
+	case $1 in '' | *[!a-z0-9_-]*) die "--storage: '$1' is not a profile name (virtio, or NAME of configs/storage/NAME.conf)" ;; esac
+	[ -f "$prof" ] || die "--storage $1: no $prof (the profiles: virtio $(find "$RS_TOP/configs/storage" -name '*.conf' -printf '%f ' | sed 's/\.conf//g'))"
+	for k in completion_nsec hw_queue_depth max_sectors; do
+		v=$(status_get "$prof" "$k")
+		case $v in '' | *[!0-9]* | 0*) die "$prof: $k must be a positive whole number, not '$v'" ;; esac
+		out+="${out:+ }$v"
+	done
+	printf '%s\n' "$out"
+}
+
 # build_progress N M ELAPSED: a build's progress line: N objects built in
 # ELAPSED seconds, of about M (0: unknown); the time left is N's pace
 # carried on to M, said once N is past 50 and below M.

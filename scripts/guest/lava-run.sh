@@ -5,14 +5,18 @@
 #
 #   lava-run.sh --kernel NAME --label LABEL --workload SCENARIO --run N
 #               --run-id ID --host-meta 'k=v;k=v' [--read-ahead-kb KB]
+#               [--storage NAME --nullb NSEC,QD,MAXSECTORS] [--swap KIND --swap-bytes N]
 #               [-- FAULTLOAD-ARG...]
 #
 # --read-ahead-kb: the data disk's readahead before the run, as capture.sh
 # sets the lab's (scripts/lava-jobs passes capture's default, 256).
 # In the initramfs at /opt/retryscope with retryscope.ko, faultload and
-# rs-snap.  Mounts debugfs and cgroup2, the test disk (/dev/vda, ext4, at
-# /mnt/disk, read-only) and the swap disk (/dev/vdb) when the job attached
-# them, as scripts/guest/init does; loads the module as capture.sh does
+# rs-snap.  Mounts debugfs and cgroup2, and sets up the data disk at
+# /mnt/disk and the swap as scripts/guest/init does, with the same
+# scripts/guest/storage.sh (in the image): --storage virtio (default) the
+# job's /dev/vda and /dev/vdb, another NAME a null_blk of that profile
+# (--nullb: its completion_nsec, hw_queue_depth, max_sectors, which
+# scripts/lava-jobs read from configs/storage/NAME.conf); loads the module as capture.sh does
 # (fault_around=1, filter 'comm fl-'), then for the one run writes meta,
 # stats.before/after, vmstat.before/after, latency, workload.json,
 # record.log and guest-status (capture.sh's rules: failed when faultload
@@ -35,6 +39,7 @@
 # The last line is "RS-DONE result=...".
 set -u
 kernel='' label='' scen='' n='' run_id='' host_meta='' ra_lab=''
+RS_STORAGE=virtio RS_SWAP=none RS_SWAP_BYTES=0 nullb=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -44,6 +49,10 @@ while [ $# -gt 0 ]; do
 	--run-id) run_id=$2; shift 2 ;;
 	--host-meta) host_meta=$2; shift 2 ;;
 	--read-ahead-kb) ra_lab=$2; shift 2 ;;
+	--storage) RS_STORAGE=$2; shift 2 ;;
+	--nullb) nullb=$2; shift 2 ;;
+	--swap) RS_SWAP=$2; shift 2 ;;
+	--swap-bytes) RS_SWAP_BYTES=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "lava-run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -66,16 +75,18 @@ dmesg -n 1
 grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
 [ -d /sys/fs/cgroup ] && ! grep -q ' /sys/fs/cgroup ' /proc/mounts &&
 	mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
-if [ -b /dev/vda ] && ! grep -q ' /mnt/disk ' /proc/mounts; then
-	mkdir -p /mnt/disk
-	mount -t ext4 -o ro /dev/vda /mnt/disk || echo "lava-run.sh: cannot mount /dev/vda" >&2
-fi
-if [ -n "$ra_lab" ] && [ -b /dev/vda ] && ! echo "$ra_lab" >/sys/block/vda/queue/read_ahead_kb; then
-	echo "lava-run.sh: cannot set read_ahead_kb $ra_lab on /dev/vda" >&2
+RS_NULLB_NSEC=${nullb%%,*} RS_NULLB_MAX_SECTORS=${nullb##*,}
+RS_NULLB_QD=${nullb#*,} RS_NULLB_QD=${RS_NULLB_QD%%,*}
+export RS_STORAGE RS_SWAP RS_SWAP_BYTES RS_NULLB_NSEC RS_NULLB_QD RS_NULLB_MAX_SECTORS
+if ! grep -q ' /mnt/disk ' /proc/mounts &&
+	! RS_STORAGE_ERR=/tmp/storage-error sh /opt/retryscope/storage.sh >/dev/null; then
+	echo "lava-run.sh: $(cat /tmp/storage-error 2>/dev/null)" >&2
 	exit 2
 fi
-if [ -b /dev/vdb ] && ! grep -q '^/dev/vdb ' /proc/swaps; then
-	swapon /dev/vdb || echo "lava-run.sh: swapon /dev/vdb failed" >&2
+ra_dev=$(awk '$2 == "/mnt/disk" { sub("^/dev/", "", $1); print $1 }' /proc/mounts)
+if [ -n "$ra_lab" ] && [ -n "$ra_dev" ] && ! echo "$ra_lab" >"/sys/block/$ra_dev/queue/read_ahead_kb"; then
+	echo "lava-run.sh: cannot set read_ahead_kb $ra_lab on /dev/$ra_dev" >&2
+	exit 2
 fi
 
 # send NAME FILE: FILE as a marked block on stdout (the console).
@@ -121,7 +132,7 @@ else
 		echo "args=$args"
 		# the data disk's (--read-ahead-kb), or the run's own
 		# --read-ahead-kb, which faultload sets
-		ra=$(cat /sys/block/vda/queue/read_ahead_kb 2>/dev/null)
+		ra=$(cat "/sys/block/$ra_dev/queue/read_ahead_kb" 2>/dev/null)
 		# shellcheck disable=SC2086 # $args is a list of options
 		set -- $args
 		while [ $# -gt 0 ]; do
@@ -129,6 +140,7 @@ else
 			shift
 		done
 		echo "read_ahead_kb=$ra"
+		cat /run/retryscope-storage 2>/dev/null
 	} >"$d/meta"
 	echo 1 >"$dbg/reset"
 	rs-snap "$dbg/stats=$d/stats.before" /proc/vmstat="$d/vmstat.before"

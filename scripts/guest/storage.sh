@@ -17,14 +17,15 @@
 # it set up goes to /run/retryscope-storage (key=value: storage, data_dev,
 # swap, swap_dev, completion_nsec, hw_queue_depth), which scripts/guest/
 # capture.sh copies into every run's meta.  On failure it writes the
-# reason to /ctl/storage-error and exits 1: /init then runs no command and
-# scripts/vm prints the reason.
+# reason to $RS_STORAGE_ERR (default /ctl/storage-error) and exits 1: /init
+# then runs no command and scripts/vm prints the reason (lava-run.sh: the
+# job fails with it).
 set -u
 storage=${RS_STORAGE:-virtio} swap=${RS_SWAP:-none} swap_bytes=${RS_SWAP_BYTES:-0}
 rec=/run/retryscope-storage
 
 fail() {
-	echo "storage: $*" >/ctl/storage-error
+	echo "storage: $*" >"${RS_STORAGE_ERR:-/ctl/storage-error}"
 	echo "retryscope-guest: storage: $*"
 	exit 1
 }

@@ -106,6 +106,10 @@ lava_e2e() {
 	[ "$arch" != arm64 ] || uname_m=aarch64
 	a=$(status_get "$lv/meta" arch)
 	check "the collected run's meta says the guest's arch ($a)" test "$a" = "$uname_m"
+	# the job ran on the lab's clock and storage, as a capture does
+	lab="$(status_get "$lv/meta.host" clock) / $(status_get "$lv/meta" storage) on $(status_get "$lv/meta" data_dev), swap on $(status_get "$lv/meta" swap_dev)"
+	check "the $arch job ran on icount and a ufs31 null_blk ($lab)" \
+		test "$lab" = "icount shift=0 sleep=off / ufs31 on rsdata, swap on rsswap"
 
 	timed "scripts/capture --arch $arch of the same run (same kernel, --runs 1)" \
 		"$top/scripts/capture" --arch "$arch" --variant "$v" --runs 1 --run-id direct --results "$out/direct" "$spec"
