@@ -8,16 +8,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-t() { # t DESCRIPTION GOT WANT
-	if [ "$2" = "$3" ]; then
-		pass=$((pass + 1))
-		echo "ok - build-progress: $1"
-	else
-		fail=$((fail + 1))
-		echo "not ok - build-progress: $1: got '$2', want '$3'"
-	fi
-}
+unit=build-progress
+# shellcheck source=tests/unit/lib/check.sh
+. "$top/tests/unit/lib/check.sh"
 
 t "no size known: a count" "$(build_progress 120 0 60)" "120 objects so far"
 t "too early for a pace" "$(build_progress 20 1500 10)" "20 of about 1500 objects"
@@ -39,5 +32,4 @@ t "a debug build counts debug builds only" "$(build_size "$o/7.3-patched-x86_64-
 t "another arch: nothing seen" "$(build_size "$o/7.3-stock-arm64")" 0
 t "a new kind (llvm): nothing seen" "$(build_size "$o/7.3-stock-x86_64-llvm")" 0
 
-echo "# build-progress: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+t_done

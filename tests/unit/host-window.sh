@@ -8,16 +8,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-t() { # t DESCRIPTION GOT WANT
-	if [ "$2" = "$3" ]; then
-		pass=$((pass + 1))
-		echo "ok - host-window: $1"
-	else
-		fail=$((fail + 1))
-		echo "not ok - host-window: $1: got '$2', want '$3'"
-	fi
-}
+unit=host-window
+# shellcheck source=tests/unit/lib/check.sh
+. "$top/tests/unit/lib/check.sh"
 key() { printf '%s\n' "$1" | awk -v k="$2" -F= '$1 == k { print $2 }'; }
 
 # 100 s of host, 2 CPUs: before the window 50% busy, inside it (t 110..120)
@@ -59,5 +52,4 @@ t "a profile with a bad number names the field (exit $rc)" \
 msg=$( (storage_profile '../x') 2>&1) && rc=0 || rc=$?
 t "a profile name with a slash is refused (exit $rc)" "$rc:$(printf '%s' "$msg" | grep -c 'not a profile name')" "1:1"
 
-echo "# host-window: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+t_done
