@@ -318,8 +318,31 @@ contains "  read waits [1000, 10000) us: mean 326 (300, 328, 350) -> 10" "$tmp/m
 contains "  an empty bucket: N/A" "$tmp/mail.txt" \
 	"[1000000, +)              0               0              N/A"
 check "  no line over 72 columns" awk 'length > 72 { exit 1 }' "$tmp/mail.txt"
-expect_usage "rs-report --format xml" "--format: 'xml' is not md or mail" \
+expect_usage "rs-report --format xml" "--format: 'xml' is not md, mail or pair" \
 	"$bin/rs-report" "$res" --format xml
+# --format pair (scripts/host-independence): measure by measure, the exact
+# Mann-Whitney p.  3 stock runs against patched's 2 good ones, apart: 2 of
+# the C(5,2) = 10 splits are as extreme, p = 0.2, and with so few runs
+# nothing can be called moved
+check "rs-report --format pair --kernels stock,patched" \
+	"$bin/rs-report" "$res" --format pair --kernels stock,patched -o "$tmp/pair.md"
+contains "  fallbacks: medians, ranges, runs, ratio, p = 2/10, stock's spread" "$tmp/pair.md" \
+	"| mmap_lock fallbacks | 8,100 [8,000–8,200] (3) | 20 [10–30] (2) | 0.00247 | 0.2 | 2% | no |"
+contains "  the count of measures that moved" "$tmp/pair.md" "0 of 19 measures moved (p < 0.05 and beyond A's spread)."
+# 5 good runs a side (copies of the fixture's), still apart: p = 2/252
+pres=$tmp/pair5
+cp -r "$res" "$pres"
+for sc in file-io swap; do
+	for k in stock patched; do
+		cp -r "$pres/$k/$sc/1" "$pres/$k/$sc/4"
+		cp -r "$pres/$k/$sc/3" "$pres/$k/$sc/5"
+	done
+	cp -r "$pres/patched/$sc/1" "$pres/patched/$sc/6"
+done
+check "rs-report --format pair on 5 runs a side" \
+	"$bin/rs-report" "$pres" --format pair --kernels stock,patched -o "$tmp/pair5.md"
+contains "  5 against 5 apart: p = 2/252, moved" "$tmp/pair5.md" \
+	"| mmap_lock fallbacks | 8,100 [8,000–8,200] (5) | 10 [10–30] (5) | 0.00123 | 0.00794 | 2% | **moved** |"
 rm -rf "$tmp/one" && mkdir -p "$tmp/one" && cp -r "$res/stock" "$tmp/one/"
 if "$bin/rs-report" "$tmp/one" --format mail >"$tmp/out" 2>"$tmp/err"; then
 	nok "--format mail with one kernel fails" "exited 0"
