@@ -155,3 +155,35 @@ else
 	not_ok "compare's runs in alternating rounds: want $want, got $got"
 fi
 check "its report has the A/A kernel" grep -q 'stock-aa' "$res2/rounds/report.md"
+check "the report was written after each round (round 1 and 2 of stock patched)" \
+	test "$(grep -c 'report (round [12] of 2 of stock patched)' "$RS_BUILD/check/compare-rounds.log")" = 2
+
+# An interrupted compare is resumed by the next with the same options and no
+# --run-id: what it filed from the same build is kept, the rest is done.
+# Here the interruption is made by hand: the state file is put back and one
+# kernel's runs are removed, as if it had stopped before capturing them.
+res3=$RS_BUILD/check/results-resume
+rm -rf "$res3"
+resume_args=(--variants "stock patched" --runs 1 --scenarios "minor:--duration,0.3" --no-selftests --no-aa --results "$res3")
+if "$top/scripts/compare" "${resume_args[@]}" >"$RS_BUILD/check/compare-resume1.log" 2>&1; then
+	ok "compare for the resume check"
+else
+	tail -n 10 "$RS_BUILD/check/compare-resume1.log" | sed 's/^/#   /'
+	not_ok "compare for the resume check"
+fi
+check "a compare that ended leaves no state to resume" test ! -e "$res3/.compare-state"
+rid=$(find "$res3" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | head -n 1)
+stock_status=$(stat -c %Y "$res3/$rid/stock/minor/1/status" 2>/dev/null)
+args_hash=$(printf '%s\n' "stock patched" 1 "minor:--duration,0.3" x86_64 256 0 "" | sha256sum | cut -c1-16)
+echo "$rid $args_hash" >"$res3/.compare-state"
+rm -rf "${res3:?}/$rid/patched"
+if "$top/scripts/compare" "${resume_args[@]}" >"$RS_BUILD/check/compare-resume2.log" 2>&1 &&
+	grep -q "resuming run $rid" "$RS_BUILD/check/compare-resume2.log" &&
+	grep -q 'round 1 of 1: stock: already filed from this build, kept' "$RS_BUILD/check/compare-resume2.log" &&
+	[ "$(stat -c %Y "$res3/$rid/stock/minor/1/status")" = "$stock_status" ] &&
+	[ "$(status_get "$res3/$rid/patched/minor/1/status" result)" = ok ]; then
+	ok "a rerun resumes run $rid: stock's run kept, patched's captured, the report rewritten"
+else
+	tail -n 10 "$RS_BUILD/check/compare-resume2.log" | sed 's/^/#   /'
+	not_ok "a rerun resumes the interrupted run $rid (stock kept, patched captured)"
+fi
