@@ -166,7 +166,7 @@ vm_crash_tests() {
 	fi
 }
 
-# make_module_test LABEL KDIR [MAKE_VAR=VALUE...]: the README's way, `make
+# make_module_test LABEL KDIR [MAKE_VAR=VALUE...]: docs/module.md's way, `make
 # module KDIR=... [ARCH=... CROSS_COMPILE=... | LLVM=1]` in the checkout,
 # gives a retryscope.ko of the tree's arch, and `make clean-module` removes
 # it and its objects again (the kernel's M= clean is refused: Kbuild).
