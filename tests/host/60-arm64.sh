@@ -9,7 +9,7 @@
 # the kernel console).  `make check-arm64` (RS_ARM64=1) builds those two
 # kernels first; `make check` runs these when they are built and skips
 # them otherwise: two arm64 builds from a cold cache take more than CI's
-# budget (README, "arm64").
+# budget (docs/testing.md, "arm64 is outside CI's budget").
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$RS_BUILD/check"
