@@ -42,9 +42,9 @@ check:
 	tests/run
 
 # The module's VM tests and the load/unload stress on the lab's debug kernels
-# (KASAN, lockdep, kmemleak); not in CI's budget, see README.md.
+# (KASAN, lockdep, kmemleak); not in CI's budget, see docs/testing.md.
 # The arm64 tests with the arm64 stock and rfc kernels built first (two
-# cross builds, about 50 minutes cold): beyond CI's budget, see README.md.
+# cross builds, about 50 minutes cold): beyond CI's budget (docs/testing.md).
 check-arm64:
 	RS_ARM64=1 tests/run arm64
 

@@ -8,7 +8,7 @@
  * walk before the first ->fault and the PTE update after the last (both
  * without I/O).  Faults that go through neither (anonymous, shmem) are not
  * timed: that needs a return hook on handle_mm_fault(), which the default
- * model does not have (README, Overhead).  User faults only.
+ * model does not have (docs/overhead.md).  User faults only.
  *
  * The outcome is read off the finishing ->fault's flags: first attempt,
  * or a retry that finished under the VMA lock or under mmap_lock.  The

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Layer 6 (module): retryscope, counting page-fault retries and mmap_lock
- * fallbacks by cause.  Parameters, load and unload; README "Module layout"
- * says which file holds what.
+ * fallbacks by cause.  Parameters, load and unload; docs/module.md,
+ * "Module layout", says which file holds what.
  *
  * Parameters (all optional):
  *   tgid=N          count only thread group N

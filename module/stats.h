@@ -172,7 +172,7 @@ static __always_inline void rs_inc(enum rs_counter i)
  * in IRQ context) with preemption disabled.  On x86 the two are the same
  * instruction; on arm64 this_cpu_inc() wraps its atomic add in a preempt
  * count disable and enable, and four of them cost about 1% of the
- * anonymous minor-fault rate there (README, Overhead).  Not IRQ-safe: a
+ * anonymous minor-fault rate there (docs/overhead.md).  Not IRQ-safe: a
  * counter that a handler in IRQ or NMI context can count (the mmap_lock
  * tracepoints fire there, from BPF stack maps' mmap_read_trylock()) takes
  * rs_inc().

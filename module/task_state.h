@@ -165,7 +165,7 @@ struct rs_task_state {
 
 /*
  * The slot helpers are inline: every fault runs them, from handlers that
- * have been kept to one call into the module (README, Overhead).
+ * have been kept to one call into the module (docs/overhead.md).
  */
 static __always_inline u64 rs_tag(unsigned long address)
 {

@@ -22,8 +22,8 @@
 #                        trace-cmd extract.  No event is enabled or disabled
 #                        per run: that patches kernel text, and under
 #                        multi-threaded TCG it crashed the guest in 4 of 521
-#                        cycles, against 0 of 600 this way (README, Known
-#                        problems; scripts/crash-rate)
+#                        cycles, against 0 of 600 this way
+#                        (docs/known-problems.md; scripts/crash-rate)
 #   workload.json        faultload's output
 #   stats.before/after   the module's counters   vmstat.before/after
 #   latency              the module's per-fault latency histogram (debugfs)

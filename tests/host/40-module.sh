@@ -47,7 +47,7 @@ for bv in "${variants[@]}"; do
 	ko=$(module_build_test "$v" "$(obj_dir_of "$img")") || continue
 	module_vm_tests "$v" "$img" "$ko" "${bv#*:}" "$disk"
 done
-# The README's way for your own kernel: make module KDIR=..., make clean-module.
+# docs/module.md's way for your own kernel: make module KDIR=..., make clean-module.
 if [ -f "$(obj_dir 7.3 stock)/Module.symvers" ]; then
 	make_module_test stock "$(obj_dir 7.3 stock)"
 fi

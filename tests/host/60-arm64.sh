@@ -9,7 +9,7 @@
 # the kernel console).  `make check-arm64` (RS_ARM64=1) builds those two
 # kernels first; `make check` runs these when they are built and skips
 # them otherwise: two arm64 builds from a cold cache take more than CI's
-# budget (README, "arm64").
+# budget (docs/testing.md, "arm64 is outside CI's budget").
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$RS_BUILD/check"
@@ -84,7 +84,7 @@ if [ -n "$stock_img" ]; then
 		printf '%s\n' "$msg" | tail -n 5 | sed 's/^/#   /'
 		not_ok "arm64: scripts/vm --add of an x86-64 binary (exit $rc)"
 	fi
-	# The README's way for a device kernel: make module KDIR=... ARCH=arm64 ...
+	# docs/android.md's way for a device kernel: make module KDIR=... ARCH=arm64 ...
 	make_module_test arm64-stock "$(obj_dir 7.3 stock arm64)" ARCH=arm64 CROSS_COMPILE="$(cross_prefix arm64)"
 fi
 
@@ -96,7 +96,7 @@ for vi in "${imgs[@]}"; do
 done
 
 # The GKI base built as Android builds it, with clang (scripts/build-kernel
-# --base 6.12 --arch arm64 --llvm), when built: the README's device command
+# --base 6.12 --arch arm64 --llvm), when built: docs/android.md's device command
 # (make module ... ARCH=arm64 LLVM=1) and the module's tests on it.
 gki=$(obj_dir 6.12 stock arm64)-llvm
 if [ -f "$gki/$(kernel_image_rel arm64)" ]; then

@@ -104,7 +104,7 @@ module_vm_tests() {
 	# oopses at the patched site ("Oops: int3" at handle_mm_fault+0x1, or
 	# RIP 0) even without this module: tests/vm/kprobe-events-stress.sh does
 	# it with tracefs kprobe_events alone.  A vCPU runs a stale translation
-	# of text_poke_bp()'s int3; README "Known problems".
+	# of text_poke_bp()'s int3; docs/known-problems.md.
 	RS_TCG_THREAD=single "$top/scripts/vm" --kernel "$img" --disk "$disk" --smp 2 --out "$out" \
 		--add "$(guest_tool "$arch" faultload)" --timeout 600 -- \
 		sh "$top/tests/vm/module-stress.sh" "$ko" >>"$out/console.log" 2>&1 ||
@@ -166,7 +166,7 @@ vm_crash_tests() {
 	fi
 }
 
-# make_module_test LABEL KDIR [MAKE_VAR=VALUE...]: the README's way, `make
+# make_module_test LABEL KDIR [MAKE_VAR=VALUE...]: docs/module.md's way, `make
 # module KDIR=... [ARCH=... CROSS_COMPILE=... | LLVM=1]` in the checkout,
 # gives a retryscope.ko of the tree's arch, and `make clean-module` removes
 # it and its objects again (the kernel's M= clean is refused: Kbuild).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/unit/code-shape.sh: the structure rules of module/ and tools/ that a
-# compiler does not check (README, "Module layout").
+# compiler does not check (docs/module.md, "Module layout").
 #
 #   - every module/ file says its layer in its first lines ("Layer N (name)")
 #   - a module file includes only module headers of its own layer or below

@@ -40,7 +40,7 @@ RS_REPORT='BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|
 # allocation) starts in an interrupt that landed on the tail of
 # return_to_handler, the function-graph return trampoline that fprobe
 # exits return through.  The trace is cut short; nothing else happens
-# (no WARN(), no taint).  It is shown, and README "Known problems" has it.
+# (no WARN(), no taint).  It is shown, and docs/known-problems.md has it.
 RS_ORC='^(\[[ 0-9.]*\] )?WARNING: stack going in the wrong direction\? at return_to_handler\+'
 
 # taint_new: the bad taint flags set since the last check (0: none).  Taint
@@ -125,7 +125,7 @@ kernel_log_clean() {
 	t=$(taint_new)
 	RS_TAINT_SEEN=$((RS_TAINT_SEEN | t))
 	if dmesg | grep -q -E "$RS_ORC"; then
-		echo "# $what: the ORC unwinder's diagnostic 'stack going in the wrong direction? at return_to_handler' is in the log: an interrupt's stack trace met the fprobe return trampoline (not counted as a report; README Known problems)"
+		echo "# $what: the ORC unwinder's diagnostic 'stack going in the wrong direction? at return_to_handler' is in the log: an interrupt's stack trace met the fprobe return trampoline (not counted as a report; docs/known-problems.md)"
 	fi
 	# lower case: the host greps the console for the kernel's own markers
 	kl="no kmemleak"

@@ -177,8 +177,8 @@ static void write_marks(FILE *f, const struct results *res, struct sbuf *marks)
 /*
  * Guest crashes by kernel, and what they look like: one kernel crashing
  * again and again while the others never do is a finding about that
- * kernel; crashes spread over kernels look like the lab (README, Known
- * problems: text patching under multi-threaded TCG).
+ * kernel; crashes spread over kernels look like the lab
+ * (docs/known-problems.md: text patching under multi-threaded TCG).
  */
 static void write_crash_verdict(FILE *f, const struct results *res)
 {
@@ -202,12 +202,12 @@ static void write_crash_verdict(FILE *f, const struct results *res)
 			worst = n, worst_k = k;
 	}
 	if (total == 1)
-		fprintf(f, " One crash alone cannot tell a kernel's bug from the lab's (README, Known problems).\n");
+		fprintf(f, " One crash alone cannot tell a kernel's bug from the lab's (docs/known-problems.md).\n");
 	else if (kernels == 1 && res->nk > 1)
 		fprintf(f, " They repeat on %s only: that looks like a finding about that kernel, not lab noise.\n",
 			res->kernels[worst_k]);
 	else
-		fprintf(f, " They are spread over %zu kernels: that looks like the lab (README, Known problems), not one kernel.\n",
+		fprintf(f, " They are spread over %zu kernels: that looks like the lab (docs/known-problems.md), not one kernel.\n",
 			kernels);
 }
 
