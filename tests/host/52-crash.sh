@@ -102,3 +102,17 @@ elif ! grep -q "holds runs of another build of '$v'" <<<"$out" || grep -q 'boot 
 else
 	ok "capture into a run id with another build's runs is refused before it boots ($(($(date +%s) - t0)) s): $(printf '%s\n' "$out" | tail -n 1 | cut -c1-90)"
 fi
+
+# A capture whose guest runs none of its runs (here scripts/vm refuses a
+# storage profile that does not exist, before booting) files each run as
+# failed, saying why, with the end of the VM's log: the reason stays after
+# the staging directory is reused.
+if out=$("$top/scripts/capture" --variant "$v" --runs 1 --run-id notrun --results "$res" \
+	--storage nosuch minor:--duration,1 2>&1); then
+	not_ok "a capture whose guest ran nothing exits non-zero (it exited 0)"
+else
+	st=$res/notrun/$v/minor/1/status
+	why=$(status_get "$st" reason)
+	check "a run no boot reached is filed failed, with why ($(status_get "$st" result): $why)" \
+		sh -c "[ '$(status_get "$st" result)' = failed ] && printf '%s' '$why' | grep -q 'no boot ran it.*nosuch.conf' && [ -s '$res/notrun/$v/minor/1/vm.log' ]"
+fi
