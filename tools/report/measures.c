@@ -588,15 +588,48 @@ double noise_band(const struct results *res, const char *scen, const struct row 
 	return isnan(a) || isnan(b) || b == 0 ? NAN : fabs(a / b - 1);
 }
 
+size_t row_runs(const struct results *res, const char *kernel, const char *scen,
+		const struct row *row, const char *cls, double **out)
+{
+	size_t n = 0;
+	double *v = xcalloc(res->n + 1, sizeof(*v));
+	for (size_t i = 0; i < res->n; i++) {
+		const struct run *r = &res->r[i];
+		if (r->status == RUN_FAILED || strcmp(r->kernel, kernel) || strcmp(r->scenario, scen))
+			continue;
+		double x = row_value(row, cls, r);
+		if (!isnan(x))
+			v[n++] = x;
+	}
+	*out = v;
+	return n;
+}
+
 int within_noise(const struct results *res, const char *scen, const struct row *row,
 		 const char *cls, size_t k)
 {
-	double band = noise_band(res, scen, row, cls);
+	int aa = aa_kernel(res);
+	if (k == 0 || (int)k == aa)
+		return 0;
 	double b = cell_median(res, res->kernels[0], scen, row, cls);
 	double v = cell_median(res, res->kernels[k], scen, row, cls);
-	if (k == 0 || (int)k == aa_kernel(res) || isnan(band) || isnan(v))
+	if (isnan(b) || isnan(v) || b == v)
 		return 0;
-	return fabs(v / b - 1) <= band;
+	/* the runs cannot tell the two kernels apart */
+	double *vb, *vk;
+	size_t nb = row_runs(res, res->kernels[0], scen, row, cls, &vb);
+	size_t nk = row_runs(res, res->kernels[k], scen, row, cls, &vk);
+	double p = st_mann_whitney(vb, nb, vk, nk);
+	free(vb);
+	free(vk);
+	if (!isnan(p) && p >= NOISE_P)
+		return 1;
+	/* or the change is no larger, on a log scale, than two captures of
+	 * the baseline differ by: x0.5 and x2 are as far from x1 */
+	double a = aa >= 0 ? cell_median(res, res->kernels[aa], scen, row, cls) : NAN;
+	if (isnan(a) || a <= 0 || b <= 0 || v <= 0)
+		return 0;
+	return fabs(log(v / b)) <= fabs(log(a / b));
 }
 
 int scenario_has_class(const struct results *res, const char *scen, const char *cls)

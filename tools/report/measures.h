@@ -176,8 +176,19 @@ int aa_kernel(const struct results *res);
  * pair or when the baseline's median is 0. */
 double noise_band(const struct results *res, const char *scen, const struct row *row,
 		  const char *cls);
-/* 1 when kernel k's median of row is within the noise band of the
- * baseline's (and k is neither of the A/A pair). */
+/* The row's value in every run of kernel's scen that did not fail, in
+ * *out (free() it); returns how many. */
+size_t row_runs(const struct results *res, const char *kernel, const char *scen,
+		const struct row *row, const char *cls, double **out);
+
+/* A difference's Mann-Whitney p at or above this is no difference. */
+#define NOISE_P 0.05
+
+/* 1 when kernel k (neither of the A/A pair) cannot be told from the
+ * baseline in row: their runs do not differ (exact Mann-Whitney p >=
+ * NOISE_P; always so with fewer than 4 runs a side), or the ratio of the
+ * medians is no further from 1 on a log scale than the A/A copy's (a
+ * kernel and the baseline with equal medians are not labelled). */
 int within_noise(const struct results *res, const char *scen, const struct row *row,
 		 const char *cls, size_t k);
 

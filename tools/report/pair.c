@@ -24,20 +24,11 @@ struct side {
 	struct cell c;
 };
 
-/* The row's value in every run of kernel's scen that did not fail. */
+/* The row's runs and cell for kernel's scen. */
 static void collect(const struct results *res, const char *kernel, const char *scen,
 		    const struct row *row, const char *cls, struct side *s)
 {
-	s->n = 0;
-	s->v = xcalloc(res->n + 1, sizeof(*s->v));
-	for (size_t i = 0; i < res->n; i++) {
-		const struct run *r = &res->r[i];
-		if (r->status == RUN_FAILED || strcmp(r->kernel, kernel) || strcmp(r->scenario, scen))
-			continue;
-		double v = row_value(row, cls, r);
-		if (!isnan(v))
-			s->v[s->n++] = v;
-	}
+	s->n = row_runs(res, kernel, scen, row, cls, &s->v);
 	s->c = cell_of(res, kernel, scen, row, cls);
 }
 
@@ -83,7 +74,7 @@ static int pair_row(FILE *f, const struct results *res, const char *scen, const 
 		snprintf(spread, sizeof(spread), "%.0f%%", 100 * sp);
 	/* moved: the test says so and the change is larger than A's own spread
 	 * (an A that is always 0 has spread 0: any B that differs moved) */
-	if (!isnan(pv) && pv < 0.05 && b.n) {
+	if (!isnan(pv) && pv < NOISE_P && b.n) {
 		double r = a.c.s.median != 0 ? b.c.s.median / a.c.s.median : INFINITY;
 		double s = isnan(sp) ? 0 : sp;
 		moved = fabs(r - 1) > s;
