@@ -160,7 +160,7 @@ build_progress() {
 # build_size OBJ: the objects a full build of OBJ's kind makes (0: none
 # seen): what OBJ's last build counted, else the largest count of another
 # variant's build of the same base, arch and kind (debug, llvm), which
-# differ by the series' few files.
+# differ by the series' few files, else configs/build-sizes' figure.
 build_size() {
 	local obj=$1 tag f m=0 n
 	tag=${obj##*/}
@@ -177,6 +177,9 @@ build_size() {
 		read -r n _ <"$f"
 		[ "${n:-0}" -le "$m" ] || m=$n
 	done
+	[ "$m" != 0 ] || [ ! -f "$RS_TOP/configs/build-sizes" ] ||
+		m=$(awk -v b="$base" -v k="$kind" '$1 == b && $2 == k { n = $3 } END { print n + 0 }' \
+			"$RS_TOP/configs/build-sizes")
 	printf '%d\n' "$m"
 }
 

@@ -31,5 +31,14 @@ mkdir -p "$o/7.3-patched-x86_64-debug"
 t "a debug build counts debug builds only" "$(build_size "$o/7.3-patched-x86_64-debug")" 2100
 t "another arch: nothing seen" "$(build_size "$o/7.3-stock-arm64")" 0
 t "a new kind (llvm): nothing seen" "$(build_size "$o/7.3-stock-x86_64-llvm")" 0
+# A fresh clone: nothing built yet; configs/build-sizes' figure of the
+# base and kind, none for a kind it does not list
+fresh=$tmp/fresh
+mkdir -p "$fresh/configs" "$fresh/obj/7.3-stock-x86_64"
+printf '# base kind objects\n7.3 x86_64 1500 # a note\n7.3 arm64 1300\n' >"$fresh/configs/build-sizes"
+t "a fresh clone: configs/build-sizes' figure" "$(RS_TOP=$fresh build_size "$fresh/obj/7.3-stock-x86_64")" 1500
+t "a fresh clone, arm64: its own line" "$(RS_TOP=$fresh build_size "$fresh/obj/7.3-rfc-arm64")" 1300
+t "a fresh clone, a kind not listed: nothing" "$(RS_TOP=$fresh build_size "$fresh/obj/7.3-stock-x86_64-debug")" 0
+t "a build of this machine wins over the table" "$(RS_TOP=$fresh build_size "$o/7.3-stock-x86_64")" 1488
 
 t_done
