@@ -187,3 +187,25 @@ else
 	tail -n 10 "$RS_BUILD/check/compare-resume2.log" | sed 's/^/#   /'
 	not_ok "a rerun resumes the interrupted run $rid (stock kept, patched captured)"
 fi
+
+# scripts/host-independence end to end, short: one run of minor idle and
+# one beside the hog.  The hog must be seen by the host (busy share over the
+# hog run's window) and not by the guest's counts' file and table: pair.md
+# and counts.txt are written, and one run a side can show no moved measure.
+res4=$RS_BUILD/check/results-hi
+rm -rf "$res4"
+t0=$(date +%s)
+if "$top/scripts/host-independence" --runs 1 --scenarios "minor:--duration,0.3" --results "$res4" \
+	--run-id hi >"$RS_BUILD/check/host-independence.log" 2>&1; then
+	ok "host-independence --runs 1 exits 0 ($(($(date +%s) - t0)) s)"
+else
+	tail -n 10 "$RS_BUILD/check/host-independence.log" | sed 's/^/#   /'
+	not_ok "host-independence --runs 1"
+fi
+ib=$(status_get "$res4/hi/idle/minor/1/meta.host" run_host_busy_pct)
+hb=$(status_get "$res4/hi/hog/minor/1/meta.host" run_host_busy_pct)
+check "the hog ran beside the hog's run: host busy ${hb:-?}% over its window (idle run: ${ib:-?}%)" \
+	awk -v h="${hb:-0}" 'BEGIN { exit !(h >= 90) }'
+check "pair.md has minor and the count of measures that moved" \
+	sh -c "grep -q '^## minor' '$res4/hi/pair.md' && grep -q '^0 of [0-9]* measures moved' '$res4/hi/pair.md'"
+check "counts.txt compares run 1 of idle and hog" grep -q '^minor run 1: ' "$res4/hi/counts.txt"
