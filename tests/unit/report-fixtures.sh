@@ -240,6 +240,28 @@ contains "  2,049 -> 1 fallbacks is not noise beside an A/A pair at x2.06" "$tmp
 	"| file-io | patched | 1 (×0.000488) |"
 contains "  ... and stock-aa's own x2.06 is not called noise either: it is the band" "$tmp/noise.md" \
 	"| file-io | stock-aa | 4,229 (×2.06) |"
+# A p99 over fewer than 100 ops is the max (issue 29): the hi class of
+# file-io with 46 frames a run gets n/a for p99 and p99.9, its max in the
+# max row, where the report printed the max as the p99 before.
+qres=$tmp/few
+cp -r "$fx/results" "$qres"
+for f in "$qres"/*/file-io/*/workload.json; do
+	python3 - "$f" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["classes"]["hi"]
+c["ops"] = c["latency_ns"]["count"] = 46
+b = c["latency_ns"]["buckets"]
+# the same buckets, 46 ops in all: one each, the rest in the first
+for x in b:
+    x[2] = 1
+b[0][2] += 46 - len(b)
+json.dump(d, open(sys.argv[1], "w"))
+PY
+done
+check "rs-report with 46 hi frames a run" "$bin/rs-report" "$qres" --baseline stock -o "$tmp/few.md"
+contains "  no p99 over 46 frames" "$tmp/few-scenarios.md" "| hi p99 | n/a | n/a | — |"
+contains "  the max row has the max" "$tmp/few-scenarios.md" "| hi max | 900 | 900 | 1 |"
 # An A/A copy equal to stock (no noise band) beside two candidates: the
 # summary's "All:" lists name the candidates, not the A/A copy.
 aa2=$tmp/aa2
