@@ -96,6 +96,22 @@ host_record() {
 		printf "host_cpus=%d\nhost_busy_pct=%.1f\nhost_steal_pct=%.1f\n", n, t ? 100 * b / t : 0, t ? 100 * s / t : 0 }'
 }
 
+# hog_start SECONDS / hog_stop: a CPU hog, one busy loop per host core,
+# each ending by itself after SECONDS; their pids in hogs[]
+# (scripts/host-independence, tests/host/32-clock.sh)
+hogs=()
+hog_start() {
+	local _
+	for _ in $(seq "$(nproc)"); do
+		timeout "$1" sh -c 'while :; do :; done' &
+		hogs+=($!)
+	done
+}
+hog_stop() {
+	[ "${#hogs[@]}" = 0 ] || { kill "${hogs[@]}" 2>/dev/null || true; wait "${hogs[@]}" 2>/dev/null || true; }
+	hogs=()
+}
+
 # host_sampler FILE: until killed, every second a line "epoch load1 busy
 # steal total" (the 1-minute load, host_cpu's jiffies) appended to FILE:
 # what host_window reads

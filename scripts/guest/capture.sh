@@ -111,8 +111,9 @@ while read -r label scen n args <&3; do
 	if [ -f "$d/guest-status" ] || [ -f "$d/host-crash" ]; then
 		continue
 	fi
-	rm -rf "$d" /tmp/run
-	mkdir -p "$d" /tmp/run
+	w=/tmp/run
+	rm -rf "$d" "$w"
+	mkdir -p "$d" "$w"
 	# the run's readahead: its own --read-ahead-kb, else the lab's
 	ra=$ra_lab
 	# shellcheck disable=SC2086 # $args is a list of options
@@ -135,7 +136,6 @@ while read -r label scen n args <&3; do
 	} >"$d/meta"
 	echo 1 >"$dbg/reset"
 	echo "capture: $kernel $label run $n" >&2
-	w=/tmp/run
 	rs-snap "$dbg/stats=$w/stats.before" /proc/vmstat="$w/vmstat.before"
 	if [ "$crash_at" = "$label $n" ]; then
 		echo "capture: crashing the guest in $label run $n (--crash-at)" >&2
@@ -159,7 +159,6 @@ while read -r label scen n args <&3; do
 	fi
 	wait "$fpid"
 	frc=$?
-	fl_last=$(grep -v '^ ' "$w/record.log" | tail -n 1)
 	echo 0 >"$T/tracing_on"
 	io1=$(host_disk_ios)
 	: >"$d/window.end"
@@ -173,7 +172,7 @@ while read -r label scen n args <&3; do
 	missed=$(awk '$1 == "probe_nmissed" { print $2 }' "$d/stats.after")
 	full=$(awk '$1 == "state_table_full" { print $2 }' "$d/stats.after")
 	if [ "$frc" != 0 ] || [ ! -s "$d/workload.json" ]; then
-		result=failed reason="faultload exited $frc: $fl_last"
+		result=failed reason="faultload exited $frc: $(tail -n 1 "$d/record.log")"
 		rc=1
 	elif [ ! -s "$d/trace.dat" ]; then
 		result=failed reason="no trace.dat"

@@ -10,18 +10,6 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 out=$(mktemp -d "$RS_BUILD/check-clock.XXXXXX")
-hogs=()
-# hog_start / hog_stop: one busy loop per host core, each bounded in time
-hog_start() {
-	for _ in $(seq "$(nproc)"); do
-		timeout 600 sh -c 'while :; do :; done' &
-		hogs+=($!)
-	done
-}
-hog_stop() {
-	[ "${#hogs[@]}" = 0 ] || { kill "${hogs[@]}" 2>/dev/null; wait "${hogs[@]}" 2>/dev/null; }
-	hogs=()
-}
 trap 'hog_stop; rm -rf "$out"' EXIT
 shift_n=${RS_CLOCK_SHIFT:-2}
 img=$(kernel_image stock 2>/dev/null) || { not_ok "no stock kernel to boot"; exit 1; }
@@ -45,7 +33,7 @@ for clock in icount host; do
 	t0=$(date +%s)
 	idle=$(guest_time "$clock" "$clock-idle") || { not_ok "$clock clock: the idle run"; continue; }
 	w_idle=$(($(date +%s) - t0))
-	hog_start
+	hog_start 600
 	t0=$(date +%s)
 	busy=$(guest_time "$clock" "$clock-hog")
 	rc=$?

@@ -386,11 +386,16 @@ static double lock_value(const struct row *row, const struct run *r)
 	return lock_figure(row->lock, acq, wait_ns, in_bucket, from, max_ns);
 }
 
+int latency_resolves(const struct latency *l, double q)
+{
+	return q < 0 || isnan(l->count) || l->count * (1 - q) >= 1 - 1e-9;
+}
+
 /* Latency of one class in ns: quantile over its (thread-merged) buckets,
  * clamped to the observed min/max; the reported quantile when there are no
  * buckets; Q_MAX means the max.  A quantile beyond what the run's ops can
- * resolve (a p99 over fewer than 100 ops is its max) is NaN: the max row
- * has the max, and it is not called a p99. */
+ * resolve (latency_resolves) is NaN: the max row has the max, and it is
+ * not called a p99. */
 static double class_latency_ns(const struct wclass *c, double q)
 {
 	const struct latency *l = &c->lat;
@@ -398,7 +403,7 @@ static double class_latency_ns(const struct wclass *c, double q)
 		return NAN;
 	if (q < 0)
 		return l->max;
-	if (!isnan(l->count) && l->count * (1 - q) < 1 - 1e-9)
+	if (!latency_resolves(l, q))
 		return NAN;
 	double v;
 	if (st_hist_total(&l->hist) > 0) {

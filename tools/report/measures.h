@@ -176,6 +176,11 @@ int aa_kernel(const struct results *res);
  * pair or when the baseline's median is 0. */
 double noise_band(const struct results *res, const char *scen, const struct row *row,
 		  const char *cls);
+/* Whether a run's op latency can give quantile q: a p99 needs 100 ops, a
+ * p99.9 1,000 (over fewer it is only the max); Q_MAX always, and a run
+ * that does not say its count. */
+int latency_resolves(const struct latency *l, double q);
+
 /* The row's value in every run of kernel's scen that did not fail, in
  * *out (free() it); returns how many. */
 size_t row_runs(const struct results *res, const char *kernel, const char *scen,

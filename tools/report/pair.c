@@ -15,9 +15,6 @@ static const enum key_row pair_keys[] = {
 	KEY_RETRIED_P99, KEY_ATTEMPTS3, KEY_HI_WAIT, KEY_THROUGHPUT,
 };
 
-/* A latency quantile is a p99 only over 100 samples or more. */
-#define P99_MIN_SAMPLES 100
-
 struct side {
 	double *v;
 	size_t n;
@@ -32,7 +29,7 @@ static void collect(const struct results *res, const char *kernel, const char *s
 	s->c = cell_of(res, kernel, scen, row, cls);
 }
 
-/* Whether every run of both kernels' scen has P99_MIN_SAMPLES ops of cls. */
+/* Whether every run of both kernels' scen has ops enough of cls for a p99. */
 static int enough_for_p99(const struct results *res, const char *scen, const char *cls)
 {
 	for (size_t i = 0; i < res->n; i++) {
@@ -41,7 +38,7 @@ static int enough_for_p99(const struct results *res, const char *scen, const cha
 		    (strcmp(r->kernel, res->kernels[0]) && strcmp(r->kernel, res->kernels[1])))
 			continue;
 		const struct wclass *c = workload_class(&r->wl, cls);
-		if (c && !(c->lat.count >= P99_MIN_SAMPLES))
+		if (c && !latency_resolves(&c->lat, 0.99))
 			return 0;
 	}
 	return 1;
@@ -106,8 +103,7 @@ int write_pair(FILE *f, const struct results *res)
 		   "p: exact two-sided Mann-Whitney test over the runs. A's spread: "
 		   "(max − min) / median of A. A measure **moved** when p < 0.05 and B/A "
 		   "is further from 1 than A's spread. A latency is a p99 where every run "
-		   "has %d samples or more, else the max, and says so.\n",
-		P99_MIN_SAMPLES);
+		   "has 100 samples or more, else the max, and says so.\n");
 	for (size_t s = 0; s < res->ns; s++) {
 		const char *scen = res->scenarios[s];
 		if (!has_runs(res, ka, scen) || !has_runs(res, kb, scen))
