@@ -206,3 +206,120 @@ double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb)
 	free(ways);
 	return far / all;
 }
+
+/* splitmix64: a small generator that is the same on every machine. */
+static unsigned long long st_next(unsigned long long *s)
+{
+	unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Median of n values drawn with replacement from v[0..nv). */
+static double resample_median(const double *v, size_t nv, double *scratch, size_t n,
+			      unsigned long long *s)
+{
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = v[st_next(s) % nv];
+	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	return n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2.0;
+}
+
+/* The non-NaN values of v, in a new array. */
+static double *finite_copy(const double *v, size_t n, size_t *out)
+{
+	double *c = malloc((n ? n : 1) * sizeof(*c));
+
+	*out = 0;
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			c[(*out)++] = v[i];
+	return c;
+}
+
+int st_ratio_ci(const double *k, size_t nk, const double *b, size_t nb, unsigned int nboot,
+		unsigned long long seed, double *lo, double *hi)
+{
+	size_t ck, cb;
+	double *vk = finite_copy(k, nk, &ck), *vb = finite_copy(b, nb, &cb);
+	double *sk = malloc((ck ? ck : 1) * sizeof(*sk)), *sb = malloc((cb ? cb : 1) * sizeof(*sb));
+	double *r = malloc((nboot ? nboot : 1) * sizeof(*r));
+	int ret = -1;
+
+	*lo = *hi = NAN;
+	if (!vk || !vb || !sk || !sb || !r)
+		goto out;
+	ret = 0;
+	if (!ck || !cb || !nboot)
+		goto out;
+	for (unsigned int i = 0; i < nboot; i++) {
+		double mk = resample_median(vk, ck, sk, ck, &seed);
+		double mb = resample_median(vb, cb, sb, cb, &seed);
+
+		r[i] = mb != 0 ? mk / mb : mk == 0 ? 1 : INFINITY;
+	}
+	qsort(r, nboot, sizeof(*r), cmp_double);
+	*lo = r[(size_t)floor(0.025 * nboot)];
+	*hi = r[(size_t)ceil(0.975 * nboot) - 1];
+out:
+	free(vk);
+	free(vb);
+	free(sk);
+	free(sb);
+	free(r);
+	return ret;
+}
+
+struct holm_p {
+	double p;
+	size_t i;
+};
+
+static int cmp_holm(const void *a, const void *b)
+{
+	double x = ((const struct holm_p *)a)->p, y = ((const struct holm_p *)b)->p;
+
+	return (x > y) - (x < y);
+}
+
+int st_holm(double *p, size_t n)
+{
+	struct holm_p *h = malloc((n ? n : 1) * sizeof(*h));
+	size_t m = 0;
+	double run = 0;
+
+	if (!h)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			h[m++] = (struct holm_p){ p[i], i };
+	qsort(h, m, sizeof(*h), cmp_holm);
+	for (size_t j = 0; j < m; j++) {
+		double a = (double)(m - j) * h[j].p;
+
+		run = a > run ? a : run; /* adjusted p-values never decrease */
+		p[h[j].i] = run < 1 ? run : 1;
+	}
+	free(h);
+	return 0;
+}
+
+double st_norm_quantile(double q)
+{
+	double lo = -40, hi = 40;
+
+	/* bisection on P(Z <= x) = erfc(-x / sqrt 2) / 2: 100 halvings of 80 */
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (0.5 * erfc(-mid / sqrt(2.0)) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}

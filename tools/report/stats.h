@@ -4,7 +4,10 @@
  *   i.e. "n/a", are skipped by the caller or by st_summary);
  *   latency histograms: buckets [lo, hi) with counts, merged by identical
  *   bounds, quantiles by linear interpolation inside the bucket that holds
- *   the rank q * total.
+ *   the rank q * total;
+ *   the tests a claim needs: the exact Mann-Whitney test, a percentile
+ *   bootstrap CI of a ratio of medians, Holm's correction, and the normal
+ *   quantile for a power estimate.
  */
 #ifndef RS_STATS_H
 #define RS_STATS_H
@@ -52,5 +55,20 @@ double st_hist_quantile(const struct st_hist *h, double q);
  * ties given their mid-rank), so it holds for 5 runs a side; NaN values
  * are skipped; NaN when a side is empty or on allocation failure. */
 double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb);
+
+/* Percentile bootstrap 95% CI of median(k) / median(b): nboot resamples of
+ * each side with replacement (a fixed-seed generator: the same inputs give
+ * the same interval).  A resample whose b median is 0 gives +inf (or 1
+ * when k's is 0 too).  NaN values are skipped; 0 and *lo = *hi = NaN when
+ * a side is empty, -1 on allocation failure. */
+int st_ratio_ci(const double *k, size_t nk, const double *b, size_t nb, unsigned int nboot,
+		unsigned long long seed, double *lo, double *hi);
+
+/* Holm's step-down adjustment of n p-values in place (NaN ones are left
+ * NaN and not counted in the family).  0, or -1 on allocation failure. */
+int st_holm(double *p, size_t n);
+
+/* The standard normal quantile: x with P(Z <= x) = q, 0 < q < 1. */
+double st_norm_quantile(double q);
 
 #endif

@@ -31,6 +31,56 @@ static void test_mann_whitney(void)
 	CHECK(isnan(st_mann_whitney(lo5, 0, hi5, 5)), "MW of an empty side is NaN");
 }
 
+static void test_ratio_ci(void)
+{
+	/* the issue-29 case: 2,049 fallbacks against 1 with five runs a side
+	 * that never overlap: every resample's ratio lies between the extremes */
+	double base[] = { 1581, 2049, 2669, 1900, 2300 }, one[] = { 1, 1, 1, 1, 1 };
+	double lo, hi;
+	CHECK(st_ratio_ci(one, 5, base, 5, 2000, 1, &lo, &hi) == 0, "ratio CI computed");
+	CHECK(lo >= 1.0 / 2669 - 1e-12 && hi <= 1.0 / 1581 + 1e-12, "CI within the runs' ratios");
+	CHECK(hi < 1, "2,049 -> 1: the CI excludes 1");
+	/* identical samples: the CI holds 1 */
+	CHECK(st_ratio_ci(base, 5, base, 5, 2000, 1, &lo, &hi) == 0 && lo <= 1 && hi >= 1,
+	      "same samples: the CI holds 1");
+	/* the same seed gives the same interval */
+	double lo2, hi2;
+	st_ratio_ci(base, 5, one, 5, 500, 7, &lo, &hi);
+	st_ratio_ci(base, 5, one, 5, 500, 7, &lo2, &hi2);
+	CHECK(lo == lo2 && hi == hi2, "fixed seed: reproducible");
+	/* a baseline of zeros: +inf against a positive median, 1 against 0 */
+	double z[] = { 0, 0, 0 };
+	st_ratio_ci(one, 5, z, 3, 100, 1, &lo, &hi);
+	CHECK(isinf(lo) && isinf(hi), "x / 0 is +inf");
+	st_ratio_ci(z, 3, z, 3, 100, 1, &lo, &hi);
+	CHECK(lo == 1 && hi == 1, "0 / 0 is no change");
+	CHECK(st_ratio_ci(one, 0, base, 5, 100, 1, &lo, &hi) == 0 && isnan(lo), "empty side: NaN");
+}
+
+static void test_holm(void)
+{
+	/* Holm: sorted 0.01, 0.02, 0.03, 0.5 -> 0.04, 0.06, 0.06, 0.5 */
+	double p[] = { 0.03, 0.5, 0.01, NAN, 0.02 };
+	int rc = st_holm(p, 5); /* CHECK may evaluate its argument twice */
+	CHECK(rc == 0, "holm runs");
+	CHECK_NEAR(p[2], 0.04, 1e-12, "holm: smallest x4");
+	CHECK_NEAR(p[4], 0.06, 1e-12, "holm: second x3");
+	CHECK_NEAR(p[0], 0.06, 1e-12, "holm: third x2, never below the one before");
+	CHECK_NEAR(p[1], 0.5, 1e-12, "holm: last x1");
+	CHECK(isnan(p[3]), "holm: NaN stays out of the family");
+	double big[] = { 0.4, 0.45 };
+	st_holm(big, 2);
+	CHECK_NEAR(big[0], 0.8, 1e-12, "holm: x2");
+	CHECK_NEAR(big[1], 0.8, 1e-12, "holm: monotone");
+}
+
+static void test_norm_quantile(void)
+{
+	CHECK_NEAR(st_norm_quantile(0.975), 1.959964, 1e-5, "z 0.975");
+	CHECK_NEAR(st_norm_quantile(0.8), 0.841621, 1e-5, "z 0.8");
+	CHECK_NEAR(st_norm_quantile(0.5), 0, 1e-9, "z 0.5");
+}
+
 int main(void)
 {
 	double odd[] = { 5, 1, 3 };
@@ -90,5 +140,8 @@ int main(void)
 	st_hist_free(&g);
 	st_hist_free(&k);
 	test_mann_whitney();
+	test_ratio_ci();
+	test_holm();
+	test_norm_quantile();
 	return tap_done();
 }
