@@ -1,5 +1,6 @@
 /* csvdump.c: report.csv; see csvdump.h. */
 #include "csvdump.h"
+#include "decision.h"
 #include "rsnames.h"
 
 #include <math.h>
@@ -12,8 +13,11 @@ static void line(FILE *f, const struct run *r, const char *src, const char *name
 {
 	if (isnan(v))
 		return;
-	fprintf(f, "%s,%s,%s,%s,%s,%s%s%s,%.17g\n", r->kernel, r->scenario, r->name,
-		status_name[r->status], src, name, name2 ? "." : "", name2 ? name2 : "", v);
+	/* a run the report leaves out is never "ok" here */
+	const char *st = r->status == RUN_OK && !run_counted(r) ? "lossy" : status_name[r->status];
+
+	fprintf(f, "%s,%s,%s,%s,%s,%s%s%s,%.17g\n", r->kernel, r->scenario, r->name, st, src,
+		name, name2 ? "." : "", name2 ? name2 : "", v);
 }
 
 static void counters(FILE *f, const struct run *r, const struct counters *c, const char *src)
@@ -84,6 +88,8 @@ int write_csv(const struct results *res, const char *path)
 		counters(f, r, &r->vmstat, "vmstat");
 		trace(f, r);
 		workload(f, r);
+		for (size_t p = 0; p < primary_count(); p++)
+			line(f, r, "primary", primary_key(p), NULL, primary_value(p, r));
 	}
 	return fclose(f);
 }

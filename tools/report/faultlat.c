@@ -32,7 +32,7 @@ static size_t fault_lat_pool(const struct results *res, const char *kernel,
 	for (size_t i = 0; i < res->n; i++) {
 		const struct run *r = &res->r[i];
 		if (strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) ||
-		    r->status == RUN_FAILED || !r->flat.present)
+		    !run_counted(r) || !r->flat.present)
 			continue;
 		if (st_hist_merge(out, &r->flat.h[outcome][cause]))
 			fatal("out of memory");

@@ -23,7 +23,7 @@ static double mean_of(const struct results *res, const char *kernel, const char 
 	*n = 0;
 	for (size_t i = 0; i < res->n; i++) {
 		const struct run *r = &res->r[i];
-		if (strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) || r->status == RUN_FAILED)
+		if (strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) || !run_counted(r))
 			continue;
 		double v = row_value(row, NULL, r);
 		if (isnan(v))

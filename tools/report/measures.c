@@ -88,6 +88,14 @@ const struct row scenario_rows[] = {
 	HI_LOCK("hi waits [10, 100) ms", LOCK_WAITS_IN, RS_WAIT_10_100ms),
 	HI_LOCK("hi waits ≥ 100 ms", LOCK_WAITS_FROM, RS_WAIT_100ms_1s),
 	HI_LOCK("hi max wait (µs)", LOCK_MAX_US, 0),
+	{ .label = "hi read wait: its faults (ms)", .src = SRC_MMAP_LOCK, .hi = 1,
+	  .mode = LOCK_READ, .lock = LOCK_WAIT_MS },
+	{ .label = "hi write wait: its own mmap/munmap/mprotect (ms)", .src = SRC_MMAP_LOCK,
+	  .hi = 1, .mode = LOCK_WRITE, .lock = LOCK_WAIT_MS },
+	{ .label = "hi frames over 8.4 ms (120 Hz)", .src = SRC_HI_FRAMES_OVER, .hi = 1,
+	  .over_ns = FRAME_120HZ_NS },
+	{ .label = "hi frames over 16.8 ms (60 Hz)", .src = SRC_HI_FRAMES_OVER, .hi = 1,
+	  .over_ns = FRAME_60HZ_NS },
 	{ .label = "rt-class fault-path acquisitions (module; fl-hi when SCHED_FIFO)",
 	  .src = SRC_COUNTER, .counter = "fault_mmap_lock_acquire_rt", .hi = 1 },
 	{ .label = "rt-class fault-path wait (ns, module)", .src = SRC_COUNTER,
@@ -346,7 +354,7 @@ int inversion_exercised(const struct results *res, const char *kernel, const cha
 		const struct run *r = &res->r[i];
 		int w = hi_waited(r);
 		if (strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) ||
-		    r->status == RUN_FAILED || w < 0)
+		    !run_counted(r) || w < 0)
 			continue;
 		known++;
 		waited += w;
@@ -474,6 +482,27 @@ static double counter_value(const struct row *row, const struct run *r)
 	return v;
 }
 
+/* The hi class's ops of at least over_ns: exact from its buckets when none
+ * straddles the deadline (NaN otherwise, or without class hi). */
+static double frames_over(const struct run *r, double over_ns)
+{
+	const struct wclass *c = workload_class(&r->wl, "hi");
+	double n = 0;
+
+	if (!c || !c->lat.present || st_hist_total(&c->lat.hist) == 0)
+		return NAN;
+	for (size_t i = 0; i < c->lat.hist.n; i++) {
+		const struct st_bucket *b = &c->lat.hist.b[i];
+		int open = b->hi <= b->lo;
+
+		if (b->lo >= over_ns)
+			n += (double)b->count;
+		else if (open || b->hi > over_ns)
+			return NAN; /* the bucket holds frames on both sides */
+	}
+	return n;
+}
+
 double row_value(const struct row *row, const char *cls, const struct run *r)
 {
 	const struct wclass *c;
@@ -498,6 +527,8 @@ double row_value(const struct row *row, const char *cls, const struct run *r)
 		return c ? c->ops : NAN;
 	case SRC_WORKLOAD:
 		return workload_value(row->wl, &r->wl);
+	case SRC_HI_FRAMES_OVER:
+		return frames_over(r, row->over_ns);
 	}
 	return NAN;
 }
@@ -515,19 +546,17 @@ struct row row_entry(const struct row *row, size_t i)
 struct cell cell_of(const struct results *res, const char *kernel, const char *scen,
 		    const struct row *row, const char *cls)
 {
-	struct cell c = { { 0, NAN, NAN, NAN }, 0 };
+	struct cell c = { { 0, NAN, NAN, NAN } };
 	double *v = xmalloc(res->n * sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < res->n; i++) {
 		const struct run *r = &res->r[i];
-		if (strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) || r->status == RUN_FAILED)
+		if (strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) || !run_counted(r))
 			continue;
 		double x = row_value(row, cls, r);
 		if (isnan(x))
 			continue;
 		v[n++] = x;
-		if (r->status == RUN_LOSSY)
-			c.lossy = 1;
 	}
 	c.s = st_summarize(v, n);
 	free(v);
@@ -547,11 +576,10 @@ void fmt_cell(const struct cell *c, char *buf, size_t n)
 	if (c->s.n == 0)
 		snprintf(buf, n, "n/a");
 	else if (c->s.n == 1 || c->s.min == c->s.max)
-		snprintf(buf, n, "%s%s", fmt_num(c->s.median, a, sizeof(a)), c->lossy ? DAGGER : "");
+		snprintf(buf, n, "%s", fmt_num(c->s.median, a, sizeof(a)));
 	else
-		snprintf(buf, n, "%s [%s–%s]%s", fmt_num(c->s.median, a, sizeof(a)),
-			 fmt_num(c->s.min, b, sizeof(b)), fmt_num(c->s.max, d, sizeof(d)),
-			 c->lossy ? DAGGER : "");
+		snprintf(buf, n, "%s [%s–%s]", fmt_num(c->s.median, a, sizeof(a)),
+			 fmt_num(c->s.min, b, sizeof(b)), fmt_num(c->s.max, d, sizeof(d)));
 }
 
 void fmt_ratio(const struct cell *k, const struct cell *base, char *buf, size_t n)
@@ -559,8 +587,7 @@ void fmt_ratio(const struct cell *k, const struct cell *base, char *buf, size_t 
 	if (base->s.n == 0 || k->s.n == 0 || base->s.median == 0)
 		snprintf(buf, n, "—");
 	else
-		snprintf(buf, n, "%.3g%s", k->s.median / base->s.median,
-			 k->lossy || base->lossy ? DAGGER : "");
+		snprintf(buf, n, "%.3g", k->s.median / base->s.median);
 }
 
 /* ---- classes ---- */
@@ -604,7 +631,7 @@ size_t row_runs(const struct results *res, const char *kernel, const char *scen,
 	double *v = xcalloc(res->n + 1, sizeof(*v));
 	for (size_t i = 0; i < res->n; i++) {
 		const struct run *r = &res->r[i];
-		if (r->status == RUN_FAILED || strcmp(r->kernel, kernel) || strcmp(r->scenario, scen))
+		if (!run_counted(r) || strcmp(r->kernel, kernel) || strcmp(r->scenario, scen))
 			continue;
 		double x = row_value(row, cls, r);
 		if (!isnan(x))

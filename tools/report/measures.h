@@ -19,7 +19,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define DAGGER "†"
 
 enum row_source {
 	SRC_SECTION,       /* a section header: the label, no values */
@@ -31,6 +30,7 @@ enum row_source {
 	SRC_FAULT_LAT,     /* the module's per-fault latency (ms), outcomes lat_outcomes */
 	SRC_CLASS_OPS,     /* a workload class's ops */
 	SRC_WORKLOAD,      /* a top-level figure of workload.json */
+	SRC_HI_FRAMES_OVER, /* the hi class's frames that took over_ns or longer */
 };
 
 enum lock_mode { LOCK_READ, LOCK_WRITE, LOCK_NMODES };
@@ -97,7 +97,17 @@ struct row {
 	enum wl_figure wl;           /* SRC_WORKLOAD */
 	unsigned int lat_outcomes;   /* SRC_FAULT_LAT: bit o for outcome o of names.h,
 				      * file and swap faults pooled; quantile */
+	double over_ns;              /* SRC_HI_FRAMES_OVER: the deadline, a bucket
+				      * edge of faultload's histogram (NaN in a run
+				      * whose buckets straddle it) */
 };
+
+/* Frame deadlines the hi thread's frames are counted against: 2^24 ns
+ * (16.8 ms, within 0.7% of 60 Hz's 16.7 ms) and 2^23 ns (8.4 ms, 120 Hz's
+ * 8.3 ms).  faultload's latency buckets are log-linear within powers of
+ * two, so a power of two is an edge and the count is exact. */
+#define FRAME_60HZ_NS 16777216.0
+#define FRAME_120HZ_NS 8388608.0
 
 extern const struct row scenario_rows[];
 extern const size_t scenario_nrows;
@@ -134,11 +144,10 @@ double row_value(const struct row *row, const char *cls, const struct run *r);
 struct row row_entry(const struct row *row, size_t i);
 
 struct cell {
-	struct st_summary s; /* median, min, max over the runs with a value */
-	int lossy;           /* a lossy run contributed */
+	struct st_summary s; /* median, min, max over the counted runs with a value */
 };
 
-/* The row over the non-failed runs of kernel and scen. */
+/* The row over the counted runs (run_counted) of kernel and scen. */
 struct cell cell_of(const struct results *res, const char *kernel, const char *scen,
 		    const struct row *row, const char *cls);
 /* Median over runs of a module counter's delta (NaN when no run has it). */
@@ -154,7 +163,7 @@ double row_sum_medians(const struct results *res, const char *kernel, const stru
 /* The cell's median, NaN when no run has a value. */
 double cell_median(const struct results *res, const char *kernel, const char *scen,
 		   const struct row *row, const char *cls);
-/* "median [min–max]" (just the median when all are equal), "n/a", † when lossy. */
+/* "median [min–max]" (just the median when all are equal), or "n/a". */
 void fmt_cell(const struct cell *c, char *buf, size_t n);
 /* kernel median / baseline median, 3 significant digits; "—" when undefined. */
 void fmt_ratio(const struct cell *k, const struct cell *base, char *buf, size_t n);

@@ -55,8 +55,7 @@ void write_complexity(FILE *f, const struct results *res)
 }
 
 
-/* Kernel k's lines added + removed in area ("mm", "arch"), or NAN. */
-static double complexity_lines(const struct results *res, size_t k, const char *area)
+double complexity_lines(const struct results *res, size_t k, const char *area)
 {
 	char *path = xasprintf("%s/%s/complexity", res->dir, res->kernels[k]);
 	size_t len;

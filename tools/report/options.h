@@ -19,6 +19,10 @@ void write_options(FILE *f, const struct results *res);
 /* The lines each kernel's series changes (RESULTS/<kernel>/complexity). */
 void write_complexity(FILE *f, const struct results *res);
 
+/* Kernel k's lines added + removed in area ("mm", "arch", "other"), or NAN
+ * without its complexity file. */
+double complexity_lines(const struct results *res, size_t k, const char *area);
+
 /* The read_ahead_kb of the runs (meta), and where scenarios ran at
  * different ones, each one's file retries and fallbacks per kernel. */
 void write_readahead(FILE *f, const struct results *res);

@@ -34,7 +34,7 @@ static int enough_for_p99(const struct results *res, const char *scen, const cha
 {
 	for (size_t i = 0; i < res->n; i++) {
 		const struct run *r = &res->r[i];
-		if (r->status == RUN_FAILED || strcmp(r->scenario, scen) ||
+		if (!run_counted(r) || strcmp(r->scenario, scen) ||
 		    (strcmp(r->kernel, res->kernels[0]) && strcmp(r->kernel, res->kernels[1])))
 			continue;
 		const struct wclass *c = workload_class(&r->wl, cls);

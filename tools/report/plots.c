@@ -239,7 +239,7 @@ static void pooled_hist(const struct results *res, const char *kernel, const cha
 	for (size_t i = 0; i < res->n; i++) {
 		const struct run *r = &res->r[i];
 		if (strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) ||
-		    r->status == RUN_FAILED)
+		    !run_counted(r))
 			continue;
 		const struct wclass *c = workload_class(&r->wl, cls);
 		if (c && st_hist_merge(h, &c->lat.hist))

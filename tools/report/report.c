@@ -3,6 +3,7 @@
  * summary.c, the plots from plots.c, the selftest table from selftests.c,
  * the wait chains from waitchains.c. */
 #include "report.h"
+#include "decision.h"
 #include "dropsites.h"
 #include "faultlat.h"
 #include "measures.h"
@@ -66,23 +67,23 @@ void run_lists(const struct results *res, const char *scen, struct sbuf *b)
 			sb_printf(b, "\n");
 		any = 1;
 		if (r->status == RUN_LOSSY)
-			sb_printf(b, "- " DAGGER " lossy run %s/%s/%s: %s (included)\n", r->kernel,
+			sb_printf(b, "- lossy run %s/%s/%s: %s (excluded)\n", r->kernel,
 				  r->scenario, r->name, r->reason);
 		else if (r->status == RUN_FAILED)
 			sb_printf(b, "- failed run %s/%s/%s: %s (excluded)\n", r->kernel, r->scenario,
 				  r->name, r->reason);
 		if (r->tr.lost_events > 0)
-			sb_printf(b, "- run %s/%s/%s: trace.json reports %.0f lost trace events\n",
+			sb_printf(b, "- run %s/%s/%s: trace.json reports %.0f lost trace events (excluded)\n",
 				  r->kernel, r->scenario, r->name, r->tr.lost_events);
 	}
 }
 
 static const char definitions[] =
 	"## Definitions\n\n"
-	"Each cell is the median over the runs of that kernel and scenario that did not fail, "
-	"with the smallest and largest run in brackets; the ratio column is the kernel's median "
-	"divided by the baseline's median (— when the baseline median is 0 or n/a). A " DAGGER
-	" marks a cell to which a lossy run contributed; n/a means the value was missing in every "
+	"Each cell is the median over the ok runs of that kernel and scenario (failed and lossy "
+	"runs, and runs that lost trace events, are left out), with the smallest and largest run "
+	"in brackets; the ratio column is the kernel's median divided by the baseline's median "
+	"(— when the baseline median is 0 or n/a); n/a means the value was missing in every "
 	"run (a counter that the module or kernel does not have).\n\n"
 	"mmap_lock measures follow the cover letter of the VM_FAULT_RETRY_VMA series "
 	"(\"mmap_lock Acquisitions And Wait Time\"):\n\n"
@@ -136,7 +137,7 @@ static void write_title(FILE *f, const struct results *res)
 		dcopy[--dl] = 0;
 	fprintf(f, "# retryscope report: %s\n\n", basename(dcopy));
 	free(dcopy);
-	fprintf(f, "Baseline: **%s**. Results: `%s`.\n\n", res->kernels[0], res->dir);
+	/* the run id only: a host's path says nothing to a reader */
 }
 
 /* The Safety section (selftests.c) into a string, and its marks. */
@@ -229,7 +230,7 @@ static void write_kernels(FILE *f, const struct results *res)
 
 static void write_run_counts(FILE *f, const struct results *res)
 {
-	fprintf(f, "\nRuns per scenario (ok + lossy included, failed excluded):\n\n");
+	fprintf(f, "\nRuns per scenario (the figures come from the ok runs; lossy and failed runs are left out):\n\n");
 	md_head(f, "| scenario |", "|---|", res->kernels, res->nk, "---|");
 	for (size_t s = 0; s < res->ns; s++) {
 		fprintf(f, "| %s |", res->scenarios[s]);
@@ -247,9 +248,10 @@ static void write_run_counts(FILE *f, const struct results *res)
 
 static void write_headline(FILE *f, const struct results *res, const struct sbuf *head)
 {
-	fprintf(f, "\n## Headline\n\nMedian [min–max] over runs; (×r) is the ratio of medians to "
-		   "%s.\n\n%s",
-		res->kernels[0], head->s);
+	fprintf(f, "\n## Headline (exploratory)\n\nMedian [min–max] over runs; (×r) is the ratio of "
+		   "medians to %s; \"noise\" where the runs cannot tell the two apart (Mann-Whitney "
+		   "p ≥ %.2g, uncorrected) or the ratio is within the A/A copy's.\n\n%s",
+		res->kernels[0], NOISE_P, head->s);
 	struct sbuf lists = { 0 };
 	run_lists(res, NULL, &lists);
 	if (lists.s)
@@ -257,15 +259,17 @@ static void write_headline(FILE *f, const struct results *res, const struct sbuf
 	sb_free(&lists);
 }
 
-static void write_summary(FILE *f, const struct results *res)
+static void write_summary(FILE *f, const struct results *res, const struct decision *d)
 {
 	if (res->nk < 2)
 		return;
 	struct sbuf sum = { 0 };
-	summary(res, &sum);
-	fprintf(f, "\n## Summary\n\nWritten by rs-report from the medians above; each claim "
-		   "names its figure.\n\n%s", sum.s ? sum.s : "");
+	decision_claims(res, d, &sum);
+	fprintf(f, "\n## Summary\n\nThe claims of the Decision section, each with its CI and "
+		   "corrected p; nothing else in this report is a claim.\n\n%s",
+		sum.s ? sum.s : "");
 	sb_free(&sum);
+	fprintf(f, "\nDescriptive, not tested (medians over runs):\n");
 	write_options(f, res);
 	write_complexity(f, res);
 }
@@ -293,7 +297,7 @@ static int all_zero(const struct results *res, const char *scen, const struct ro
 static void write_row(FILE *f, const struct results *res, const char *scen,
 		      const struct row *row, const char *cls, const char *label)
 {
-	struct cell base = { { 0, NAN, NAN, NAN }, 0 };
+	struct cell base = { { 0, NAN, NAN, NAN } };
 	if (all_zero(res, scen, row, cls)) {
 		while (!strncmp(label, "&nbsp;", 6))
 			label += 6;
@@ -423,7 +427,7 @@ static void write_scenario(FILE *f, const struct results *res, const char *outdi
 	/* where the mmap_lock rows came from */
 	int with = 0, without = 0;
 	for (size_t i = 0; i < res->n; i++)
-		if (!strcmp(res->r[i].scenario, scen) && res->r[i].status != RUN_FAILED)
+		if (!strcmp(res->r[i].scenario, scen) && run_counted(&res->r[i]))
 			res->r[i].tr.have_mmap_lock ? with++ : without++;
 	fprintf(f, "\nmmap_lock rows: %d run(s) from trace.json, %d from module counters.\n",
 		with, without);
@@ -451,11 +455,16 @@ void write_report(const struct results *res, const char *outdir, FILE *f,
 	char *safety = safety_section(res, &marks);
 	write_marks(f, res, &marks);
 	sb_free(&marks);
+	struct decision d;
+	decision_compute(res, &d);
+	write_decision(f, res, &d);
+	write_summary(f, res, &d);
+	decision_free(&d);
+	fprintf(f, "\n## How it ran\n\n");
 	write_kernels(f, res);
 	write_crash_verdict(f, res);
 	write_run_counts(f, res);
 	write_headline(f, res, head);
-	write_summary(f, res);
 	write_wait_chains(f, res);
 	write_drop_sites(f, res);
 	write_readahead(f, res);

@@ -513,3 +513,8 @@ void results_free(struct results *res)
 	free(res->dir);
 	memset(res, 0, sizeof(*res));
 }
+
+int run_counted(const struct run *r)
+{
+	return r->status == RUN_OK && !(r->tr.lost_events > 0);
+}

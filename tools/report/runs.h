@@ -121,6 +121,12 @@ struct run {
 	size_t nmeta;
 };
 
+/* Whether the report's figures take run r: ok, and no trace events lost.  A
+ * failed run has no figures; a lossy one's are short (probes missed, a
+ * full task table, host I/O inside its window, trace events lost), so it
+ * is listed and left out, never averaged in. */
+int run_counted(const struct run *r);
+
 struct results {
 	char *dir;
 	struct run *r;

@@ -41,7 +41,7 @@ static int by_line_wait(const void *x, const void *y)
 static int usable(const struct run *r, const char *kernel, const char *scen)
 {
 	return !strcmp(r->kernel, kernel) && !strcmp(r->scenario, scen) &&
-	       r->status != RUN_FAILED && r->tr.have_chains;
+	       run_counted(r) && r->tr.have_chains;
 }
 
 static void write_kernel(FILE *f, const struct results *res, const char *scen,
