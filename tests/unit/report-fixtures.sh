@@ -495,6 +495,21 @@ for p in plot-latency-file-io plot-attempts-swap plot-fallback-causes; do
 	fi
 done
 
+# Every kernel is visible in the fallback plot (issue 29): on its log axis a
+# median of 0 has no bar, so every bar carries its value as a label.
+labelled() { # plot.dat plot.svg
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
+text = set(re.findall(r">([^<>]+)</(?:tspan|text)>", open(sys.argv[2]).read()))
+missing = [f"{r[0]}/{i}={v}" for r in rows for i, v in enumerate(r[1:]) if f"{float(v):.0f}" not in text]
+print("missing labels:", missing) if missing else None
+sys.exit(1 if missing or not rows else 0)
+PY
+}
+check "plot-fallback-causes: every bar labelled with its value, a 0 too" labelled \
+	"$tmp/rep/plot-fallback-causes.dat" "$tmp/rep/plot-fallback-causes.svg"
+
 # a real rs-trace output is accepted as trace.json
 "$bin/rs-trace" "$fx/trace/uprobe.dat" -o "$tmp/uprobe.json"
 cp "$tmp/uprobe.json" "$res/stock/swap/1/trace.json"

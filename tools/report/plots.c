@@ -179,8 +179,16 @@ static int plot_bars(const char *outdir, const char *base, const char *title,
 	preamble(p.g, base, title);
 	fprintf(p.g, "set ylabel ");
 	gq(p.g, ylabel);
-	fprintf(p.g, logy ? "\nset logscale y\nset yrange [0.5:*]\nset style data histograms\n"
-			  : "\nset yrange [0:*]\nset style data histograms\n");
+	double top = 1;
+
+	for (size_t i = 0; i < nrows * ncols; i++)
+		top = !isnan(v[i]) && v[i] > top ? v[i] : top;
+	/* a log axis: room above the tallest bar for its label */
+	if (logy)
+		fprintf(p.g, "\nset logscale y\nset yrange [0.5:%g]\nset style data histograms\n",
+			top * 40);
+	else
+		fprintf(p.g, "\nset yrange [0:*]\nset style data histograms\n");
 	fprintf(p.g, "set style histogram %s\n", stacked ? "rowstacked" : "clustered gap 1");
 	fprintf(p.g, "set style fill solid 0.8 border -1\nset boxwidth 0.75\n");
 	fprintf(p.g, "set xtics rotate by -30 left\n");
@@ -188,6 +196,15 @@ static int plot_bars(const char *outdir, const char *base, const char *title,
 	for (size_t c = 0; c < ncols; c++)
 		fprintf(p.g, "%s'%s' using %zu%s title columnheader(%zu)", c ? ", \\\n     " : "",
 			p.dat, c + 2, c == 0 ? ":xtic(1)" : "", c + 2);
+	/* On a log axis a 0 has no bar and 1-6 hardly one: every bar gets its
+	 * value written above it (a 0 at the axis' floor), so that every kernel
+	 * can be read.  A cluster's boxes sit 1/(ncols + gap) apart around its
+	 * row's x. */
+	for (size_t c = 0; logy && !stacked && c < ncols; c++)
+		fprintf(p.g, ", \\\n     '%s' skip 1 using ($0 + (%zu - %.1f) / %zu.0):($%zu > 0.7 ? $%zu : 0.7):"
+			     "(sprintf('%%.0f', $%zu)) with labels rotate left font ',8' offset 0,0.4 "
+			     "notitle",
+			p.dat, c, (double)(ncols - 1) / 2, ncols + 1, c + 2, c + 2, c + 2);
 	fprintf(p.g, "\n");
 	return plot_close(&p, 1);
 }
@@ -307,7 +324,7 @@ int plot_causes(const struct results *res, const char *outdir)
 				counter_median(res, res->kernels[k], res->scenarios[s],
 					       "fallback_after_swap_io");
 	int rc = plot_bars(outdir, "plot-fallback-causes",
-			   "mmap_lock fallbacks after file or swap I/O (median of runs, log scale)",
+			   "mmap_lock fallbacks after file or swap I/O (median of runs, log scale; each bar labelled, a 0 at the floor)",
 			   "fallbacks per run", 0, 1, (const char *const *)res->scenarios, res->ns,
 			   (const char *const *)res->kernels, res->nk, v);
 	free(v);
