@@ -188,6 +188,23 @@ else
 	not_ok "a rerun resumes the interrupted run $rid (stock kept, patched captured)"
 fi
 
+# More runs for an existing run id (issue 29 item 2): --run-id ID --runs 2
+# on the finished 1-run compare keeps every run 1 (same mtime) and captures
+# run 2 of each kernel; the report then counts 2 runs a kernel.
+if "$top/scripts/compare" --variants "stock patched" --runs 2 --scenarios "minor:--duration,0.3" \
+	--no-selftests --no-aa --results "$res3" --run-id "$rid" >"$RS_BUILD/check/compare-more.log" 2>&1 &&
+	grep -q 'round 1 of 2: stock: already filed from this build, kept' "$RS_BUILD/check/compare-more.log" &&
+	grep -q 'round 1 of 2: patched: already filed from this build, kept' "$RS_BUILD/check/compare-more.log" &&
+	[ "$(stat -c %Y "$res3/$rid/stock/minor/1/status")" = "$stock_status" ] &&
+	[ "$(status_get "$res3/$rid/stock/minor/2/status" result)" = ok ] &&
+	[ "$(status_get "$res3/$rid/patched/minor/2/status" result)" = ok ] &&
+	grep -q '| minor | 2 runs: 2 ok, 0 lossy, 0 failed | 2 runs: 2 ok, 0 lossy, 0 failed |' "$res3/$rid/report.md"; then
+	ok "--run-id $rid --runs 2 adds run 2 of each kernel, keeps run 1, reports 2 runs a kernel"
+else
+	tail -n 10 "$RS_BUILD/check/compare-more.log" | sed 's/^/#   /'
+	not_ok "--run-id $rid --runs 2 adds run 2 to the 1-run compare"
+fi
+
 # scripts/host-independence end to end, short: one run of minor idle and
 # one beside the hog.  The hog must be seen by the host (busy share over the
 # hog run's window) and not by the guest's counts' file and table: pair.md
