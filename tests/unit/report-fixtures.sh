@@ -139,6 +139,12 @@ contains "wait chains: per-kernel waits summed over 3 runs" "$rep" \
 	"**stock**: 36 waits of 100 µs or more in 3 run(s), 6 of them 1 ms or more; 30.0 ms of waiting in all, 3.0 ms (10%) of it"
 contains "wait chains: totals by waiter <- member, role, reason" "$rep" \
 	"| fl-hi ← fl-io | held | fault fallback after file_io | 6 | 27.00 | 12.00 | 9.00 | 0.00 |"
+# the inversion kernel beside kernel (issue 29 item 4): fl-io's 12.00 ms part
+# over stock's 3 runs is 4 a run; patched's fl-hi never waited on it: 0
+contains "wait chains: whom fl-hi waited on, per run, kernel beside kernel" "$rep" \
+	"| ← fl-io (held, fault fallback after file_io) | 4 | 0 |"
+contains "wait chains: fl-hi's own wait split into its faults and its syscalls" "$rep" \
+	"| fl-hi's write wait: its mmap/munmap/mprotect (median, ms) |"
 contains "wait chains: the longest written out, longest first" "$rep" \
 	"- run 3: fl-hi (prio 89, read) waited 7.00 ms (0.20 ms with nobody ahead): fl-io (prio 139, read, held, fault fallback after file_io) 4.00 ms, preempted 3.50 ms"
 contains "wait chains: a kernel without any" "$rep" "**patched**: 0 waits of 100 µs or more in 2 run(s)"

@@ -3,6 +3,7 @@
 #include "measures.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,136 @@ static void write_kernel(FILE *f, const struct results *res, const char *scen,
 	free(ls);
 }
 
+/* Every (member, role, reason, cause) the hi thread (waiter fl-hi) waited
+ * on in some counted run of scen, over all kernels: the rows of the
+ * comparison table; *n of them. */
+static const struct chain_total **hi_keys(const struct results *res, const char *scen, size_t *n)
+{
+	const struct chain_total **keys = NULL;
+
+	*n = 0;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct run *r = &res->r[i];
+
+		if (strcmp(r->scenario, scen) || !run_counted(r) || !r->tr.have_chains)
+			continue;
+		for (size_t c = 0; c < r->tr.nct; c++) {
+			const struct chain_total *t = &r->tr.ct[c];
+			size_t k = 0;
+
+			if (strcmp(t->waiter, "fl-hi"))
+				continue;
+			while (k < *n && !(same_key(keys[k], t)))
+				k++;
+			if (k == *n) {
+				keys = xrealloc(keys, (*n + 1) * sizeof(*keys));
+				keys[(*n)++] = t;
+			}
+		}
+	}
+	return keys;
+}
+
+/* The member's part (ms) per run of key's chains of kernel in scen: the
+ * sum over its counted runs divided by their number; NaN without runs. */
+static double hi_part_per_run(const struct results *res, const char *scen, const char *kernel,
+			      const struct chain_total *key)
+{
+	double sum = 0;
+	int runs = 0;
+
+	for (size_t i = 0; i < res->n; i++) {
+		const struct run *r = &res->r[i];
+
+		if (!usable(r, kernel, scen))
+			continue;
+		runs++;
+		for (size_t c = 0; c < r->tr.nct; c++)
+			if (same_key(&r->tr.ct[c], key))
+				sum += r->tr.ct[c].overlap_ns;
+	}
+	return runs ? sum / runs / 1e6 : NAN;
+}
+
+/* Row j's largest value over n kernels (NaN ones skipped; 0 when none). */
+static double row_max(const double *v, size_t j, size_t n)
+{
+	double m = 0;
+
+	for (size_t k = 0; k < n; k++)
+		m = v[j * n + k] > m ? v[j * n + k] : m;
+	return m;
+}
+
+/* The inversion, kernel beside kernel: the hi thread's own mmap_lock wait
+ * split into its faults' read waits and its syscalls' write waits (medians
+ * over runs), then whom it waited on (the chains' member's part per run). */
+static void write_hi_blame(FILE *f, const struct results *res, const char *scen)
+{
+	static const struct row split[] = {
+		{ .label = "fl-hi's read wait: its faults (median, ms)", .src = SRC_MMAP_LOCK,
+		  .hi = 1, .mode = LOCK_READ, .lock = LOCK_WAIT_MS },
+		{ .label = "fl-hi's write wait: its mmap/munmap/mprotect (median, ms)",
+		  .src = SRC_MMAP_LOCK, .hi = 1, .mode = LOCK_WRITE, .lock = LOCK_WAIT_MS },
+	};
+	size_t nkeys;
+	const struct chain_total **keys = hi_keys(res, scen, &nkeys);
+	char b[64];
+
+	fprintf(f, "\nThe high-priority thread's waits, kernel beside kernel: its own wait split "
+		   "by mode, then whom it waited on (the member's part of fl-hi's chains, ms per "
+		   "run):\n\n");
+	md_head(f, "| fl-hi |", "|---|", res->kernels, res->nk, "---:|");
+	for (size_t i = 0; i < sizeof(split) / sizeof(*split); i++) {
+		fprintf(f, "| %s |", split[i].label);
+		for (size_t k = 0; k < res->nk; k++) {
+			double v = cell_median(res, res->kernels[k], scen, &split[i], NULL);
+
+			fprintf(f, " %s |", isnan(v) ? "n/a" : fmt_num(v, b, sizeof(b)));
+		}
+		fprintf(f, "\n");
+	}
+	/* the rows by their largest value over the kernels; under 1 ms, counted */
+	double *v = xcalloc(nkeys * res->nk + 1, sizeof(*v));
+	size_t *order = xcalloc(nkeys + 1, sizeof(*order)), small = 0;
+
+	for (size_t j = 0; j < nkeys; j++) {
+		order[j] = j;
+		for (size_t k = 0; k < res->nk; k++)
+			v[j * res->nk + k] = hi_part_per_run(res, scen, res->kernels[k], keys[j]);
+	}
+	for (size_t a = 1; a < nkeys; a++) /* insertion sort: a few rows */
+		for (size_t c = a; c > 0 && row_max(v, order[c], res->nk) >
+					    row_max(v, order[c - 1], res->nk); c--) {
+			size_t tmp = order[c];
+
+			order[c] = order[c - 1];
+			order[c - 1] = tmp;
+		}
+	for (size_t o = 0; o < nkeys; o++) {
+		size_t j = order[o];
+		const struct chain_total *t = keys[j];
+
+		if (row_max(v, j, res->nk) < 1) {
+			small++;
+			continue;
+		}
+		fprintf(f, "| ← %s (%s, %s%s%s) |", t->member, t->role, t->reason,
+			*t->cause ? " after " : "", t->cause);
+		for (size_t k = 0; k < res->nk; k++) {
+			double x = v[j * res->nk + k];
+
+			fprintf(f, " %s |", isnan(x) ? "n/a" : fmt_num(x, b, sizeof(b)));
+		}
+		fprintf(f, "\n");
+	}
+	if (small)
+		fprintf(f, "\n%zu more members, under 1 ms a run on every kernel.\n", small);
+	free(v);
+	free(order);
+	free(keys);
+}
+
 void write_wait_chains(FILE *f, const struct results *res)
 {
 	int header = 0;
@@ -136,6 +267,7 @@ void write_wait_chains(FILE *f, const struct results *res)
 				   "the parts of its hold it spent off CPU.  Every scenario's chains "
 				   "are in its runs' trace.json.\n");
 		fprintf(f, "\n### %s\n", scen);
+		write_hi_blame(f, res, scen);
 		for (size_t k = 0; k < res->nk; k++)
 			write_kernel(f, res, scen, res->kernels[k]);
 	}
