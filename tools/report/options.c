@@ -264,3 +264,76 @@ void write_readahead(FILE *f, const struct results *res)
 		fprintf(f, "\n");
 	}
 }
+
+/* One kernel's forks in scen, pooled over its counted runs. */
+struct fork_sum {
+	double forks, fork_ns, vma_ns, lock_ns, max_ns;
+	struct st_hist h;
+	int runs;
+};
+
+static void fork_sum(const struct results *res, const char *kernel, const char *scen,
+		     struct fork_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	st_hist_init(&s->h);
+	for (size_t i = 0; i < res->n; i++) {
+		const struct run *r = &res->r[i];
+		const struct wclass *c = workload_class(&r->wl, "fork");
+
+		if (!run_counted(r) || strcmp(r->kernel, kernel) || strcmp(r->scenario, scen) ||
+		    !c || !c->lat.present || isnan(c->ops) || isnan(c->lat.mean))
+			continue;
+		s->runs++;
+		s->forks += c->ops;
+		s->fork_ns += c->ops * c->lat.mean;
+		s->vma_ns += counter_delta(&r->stats, "vma_write_lock_wait_ns_fork");
+		s->lock_ns += r->tr.forker[LOCK_WRITE].wait_ns_total;
+		s->max_ns = c->lat.max > s->max_ns ? c->lat.max : s->max_ns;
+		if (st_hist_merge(&s->h, &c->lat.hist))
+			fatal("out of memory");
+	}
+}
+
+/* fork()'s cost, kernel by kernel, over every fork of every run (issue 29
+ * item 5): the mean fork split into its wait for VMA write locks (module,
+ * __vma_start_write from dup_mmap), its wait for mmap_lock (fl-main's write
+ * waits, trace.json) and the rest (copying the page tables and VMAs). */
+void write_fork_cost(FILE *f, const struct results *res)
+{
+	for (size_t sc = 0; sc < res->ns; sc++) {
+		const char *scen = res->scenarios[sc];
+
+		if (!scenario_has_class(res, scen, "fork"))
+			continue;
+		fprintf(f, "\n## fork() cost: %s (exploratory)\n\nEvery fork of every run pooled "
+			   "(p99 only over 100 forks or more, else the max); the mean fork split into "
+			   "its wait for the VMAs' write locks (module: `vma_write_lock_wait_ns_fork`), "
+			   "its wait for mmap_lock (trace.json: fl-main's write waits) and the rest "
+			   "(copying page tables and VMAs, and the time it was not running).\n\n"
+			   "| kernel | forks (runs) | mean (ms) | p50 (ms) | p99 or max (ms) | VMA "
+			   "write-lock wait (ms a fork) | mmap_lock wait (ms a fork) | the rest (ms a "
+			   "fork) |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
+			scen);
+		for (size_t k = 0; k < res->nk; k++) {
+			struct fork_sum s;
+
+			fork_sum(res, res->kernels[k], scen, &s);
+			if (!s.forks) {
+				fprintf(f, "| %s | 0 (%d) | n/a | n/a | n/a | n/a | n/a | n/a |\n",
+					res->kernels[k], s.runs);
+				st_hist_free(&s.h);
+				continue;
+			}
+			double n = s.forks, mean = s.fork_ns / n / 1e6;
+			double vma = s.vma_ns / n / 1e6, lock = s.lock_ns / n / 1e6;
+			double p50 = st_hist_quantile(&s.h, 0.5) / 1e6;
+			double p99 = n >= 100 ? st_hist_quantile(&s.h, 0.99) / 1e6 : NAN;
+			double max = s.max_ns;
+			fprintf(f, "| %s | %.0f (%d) | %.2f | %.2f | %.2f%s | %.3f | %.3f | %.2f |\n",
+				res->kernels[k], n, s.runs, mean, p50, isnan(p99) ? max / 1e6 : p99,
+				isnan(p99) ? " (max)" : "", vma, lock, mean - vma - lock);
+			st_hist_free(&s.h);
+		}
+	}
+}

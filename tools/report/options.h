@@ -27,4 +27,9 @@ double complexity_lines(const struct results *res, size_t k, const char *area);
  * different ones, each one's file retries and fallbacks per kernel. */
 void write_readahead(FILE *f, const struct results *res);
 
+/* fork()'s cost per kernel in each scenario with a fork class: every fork
+ * pooled, its mean split into VMA write-lock wait, mmap_lock wait and the
+ * rest (exploratory). */
+void write_fork_cost(FILE *f, const struct results *res);
+
 #endif

@@ -468,6 +468,7 @@ void write_report(const struct results *res, const char *outdir, FILE *f,
 	write_wait_chains(f, res);
 	write_drop_sites(f, res);
 	write_readahead(f, res);
+	write_fork_cost(f, res);
 	write_fault_latency(f, res);
 	fputs(safety, f);
 	free(safety);

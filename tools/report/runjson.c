@@ -310,6 +310,9 @@ void load_trace(struct trace_sum *t, const char *path)
 		json_object *hi = jobj(bc, "fl-hi", path, "mmap_lock.by_comm");
 		if (hi)
 			load_modes(t->hi, hi, path, "mmap_lock.by_comm.fl-hi");
+		json_object *fm = jobj(bc, "fl-main", path, "mmap_lock.by_comm");
+		if (fm)
+			load_modes(t->forker, fm, path, "mmap_lock.by_comm.fl-main");
 	}
 	json_object *wc = jobj(o, "wait_chains", path, NULL);
 	if (wc)

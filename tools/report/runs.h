@@ -88,6 +88,8 @@ struct trace_sum {
 	struct trace_mode mode[2];
 	int have_by_comm;   /* mmap_lock.by_comm: per task name */
 	struct trace_mode hi[2]; /* by_comm's fl-hi (zero when it is absent) */
+	struct trace_mode forker[2]; /* by_comm's fl-main: the thread that forks in the
+				      * fork scenarios (zero when it is absent) */
 	int have_chains;    /* wait_chains */
 	double chain_threshold_ns, chain_waits, chain_waits_1ms;
 	double chain_wait_ns, chain_uncovered_ns; /* over the chains */
