@@ -81,7 +81,7 @@ usage_error "--idle-threads for file-major" file-major --file "$data" --idle-thr
 rc=0
 "$fl" --help >"$tmp/out" 2>"$tmp/err" || rc=$?
 missing=''
-for sc in file-major swap-in contended ui-inversion same-pages fork-during-io minor thrash fork-at-scale; do
+for sc in file-major swap-in contended ui-inversion same-pages fork-during-io minor thrash fork-at-scale vma-churn swap-writeback; do
 	grep -q "^$sc: " "$tmp/out" || missing="$missing $sc"
 done
 if [ "$rc" = 0 ] && [ -z "$missing" ] && [ ! -s "$tmp/err" ]; then
@@ -91,8 +91,8 @@ else
 fi
 rc=0
 "$fl" --list >"$tmp/out" 2>&1 || rc=$?
-if [ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 9 ]; then
-	ok "--list: exit 0, 9 scenarios"
+if [ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 11 ]; then
+	ok "--list: exit 0, 11 scenarios"
 else
 	not_ok "--list: exit $rc, $(wc -l <"$tmp/out") lines"
 fi
@@ -177,6 +177,20 @@ smoke "fork-at-scale" io,fork,idle '(d["classes"]["fork"]["ops"] >= 2 and d["cla
     and d["setup"]["extra_vmas"] == 500 and d["setup"]["process_vmas"] >= 500 + 50)' \
 	fork-at-scale --file "$data" --no-drop-caches --duration 0.5 --fork-interval 20 \
 	--swap-threads 0 --idle-threads 50 --vmas 500 --threads 2
+# vma-churn: 2 passes over the file's pages but the last 64 KiB (16 pages),
+# which the writer splits off and merges back
+smoke "vma-churn --passes 2: the io threads keep off the writer's tail" io,writer \
+	'd["classes"]["io"]["ops"] == 2 * (1024 - 16) and d["classes"]["writer"]["ops"] >= 1 and d["classes"]["writer"]["errors"] == 0' \
+	vma-churn --file "$data" --no-drop-caches --passes 2 --threads 2 --writer-size 64K
+rc=0
+"$fl" vma-churn --file "$data" --no-drop-caches --size 64K --writer-size 64K --threads 2 --duration 0.2 \
+	>"$tmp/out" 2>"$tmp/err" || rc=$?
+if [ "$rc" = 1 ] && grep -q 'vma-churn: --writer-size 65536 leaves fewer pages than --threads 2' "$tmp/err"; then
+	ok "vma-churn with no page left for the io threads: exit 1 with the reason"
+else
+	show "$tmp/err"
+	not_ok "vma-churn with no page left for the io threads: exit $rc"
+fi
 smoke "ui-inversion" hi,io,writer,cpu '(d["hi_policy"] in ("SCHED_FIFO", "nice-20", "normal")
     and d["classes"]["cpu"]["threads"] == os.cpu_count() == d["options"]["cpu_threads"]
     and d["classes"]["hi"]["ops"] >= 1 and d["classes"]["writer"]["ops"] >= 1
@@ -200,7 +214,7 @@ fi
 # swap on the host, do not push host memory out: skip.
 if [ "$(tail -n +2 /proc/swaps | wc -l)" = 0 ]; then
 	for args in "swap-in --size 4M" "contended --file $data --no-drop-caches --duration 0.3" \
-		"ui-inversion --file $data --no-drop-caches --duration 0.3"; do
+		"ui-inversion --file $data --no-drop-caches --duration 0.3" "swap-writeback --size 4M"; do
 		rc=0
 		# shellcheck disable=SC2086 # args is a word list on purpose
 		"$fl" $args --quiet >"$tmp/out" 2>"$tmp/err" || rc=$?
@@ -216,6 +230,7 @@ else
 	ok "swap-in without swap # SKIP the host has swap"
 	ok "contended without swap # SKIP the host has swap"
 	ok "ui-inversion without swap # SKIP the host has swap"
+	ok "swap-writeback without swap # SKIP the host has swap"
 fi
 
 # Unprivileged: drop_caches and SCHED_FIFO degrade with a warning.  As root

@@ -16,6 +16,8 @@ const struct fl_scenario *const fl_scenarios[] = {
 	[SC_MINOR]		= &fl_sc_minor,
 	[SC_THRASH]		= &fl_sc_thrash,
 	[SC_FORK_AT_SCALE]	= &fl_sc_fork_at_scale,
+	[SC_VMA_CHURN]		= &fl_sc_vma_churn,
+	[SC_SWAP_WRITEBACK]	= &fl_sc_swap_writeback,
 	[SC_COUNT]		= NULL,
 };
 

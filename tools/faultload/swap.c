@@ -285,15 +285,29 @@ int fl_swap_setup(struct fl_thread *t)
 	return 0;
 }
 
+int fl_swap_check(const struct fl_swap *s, size_t page, const char *who)
+{
+	size_t psz = fl_page_size(), nwords = psz / sizeof(uint64_t);
+	const uint64_t *w = (const uint64_t *)(s->area + page * psz);
+	uint64_t base = pattern_base(s->seed, page);
+	long bad = check_page(w, nwords, base);
+
+	if (bad < 0)
+		return 0;
+	fl_err("%s: page %zu (at %p) is corrupt after swap-in: word %ld is %#llx, expected %#llx",
+	       who, page, (const void *)w, bad, (unsigned long long)w[bad],
+	       (unsigned long long)(base + (uint64_t)bad * PATTERN_STEP));
+	return -1;
+}
+
 void fl_swap_work(struct fl_thread *t)
 {
 	struct fl_swap_ctx *ctx = t->ctx;
 	struct fl_swap *s = ctx->swap;
 	struct swap_priv *p = t->priv;
-	size_t psz = fl_page_size(), nwords = psz / sizeof(uint64_t), i, page;
-	uint64_t pass, base;
-	const uint64_t *w;
-	long bad, left;
+	size_t psz = fl_page_size(), i, page;
+	uint64_t pass;
+	long left;
 
 	for (pass = 0; !ctx->passes || pass < ctx->passes; pass++) {
 		if (pass) {
@@ -307,15 +321,8 @@ void fl_swap_work(struct fl_thread *t)
 		}
 		for (i = 0; i < p->n && !fl_stopping(); i++) {
 			page = p->first + p->order[i];
-			w = (const uint64_t *)(s->area + page * psz);
-			fl_tstat_op(&t->st, fl_touch_read((const unsigned char *)w));
-			base = pattern_base(s->seed, page);
-			bad = check_page(w, nwords, base);
-			if (bad >= 0) {
-				fl_err("swap: page %zu (at %p) is corrupt after swap-in: word %ld is %#llx, expected %#llx",
-				       page, (const void *)w, bad,
-				       (unsigned long long)w[bad],
-				       (unsigned long long)(base + (uint64_t)bad * PATTERN_STEP));
+			fl_tstat_op(&t->st, fl_touch_read(s->area + page * psz));
+			if (fl_swap_check(s, page, "swap")) {
 				t->st.errors++;
 				t->fatal = 1;
 				fl_request_stop();

@@ -39,6 +39,12 @@ void fl_swap_destroy(struct fl_swap *s);
  */
 long fl_swap_evict(struct fl_swap *s, size_t first, size_t n);
 
+/*
+ * Check page against the pattern fl_swap_prepare() wrote: 0, or -1 after
+ * "<who>: page N ... is corrupt ..." on stderr.
+ */
+int fl_swap_check(const struct fl_swap *s, size_t page, const char *who);
+
 struct fl_swap_ctx {
 	const struct fl_opts *o;
 	struct fl_swap *swap;
