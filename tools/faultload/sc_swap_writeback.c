@@ -98,7 +98,7 @@ static int swap_writeback_run(const struct fl_opts *o, struct fl_result *res)
 	struct fl_swap swap;
 	struct wb_ctx ctx = { .o = o, .swap = &swap };
 	const struct fl_group groups[] = {
-		{ FL_CLASS_SWAP, o->threads, NULL, dirty_work, &ctx, 1 },
+		{ FL_CLASS_SWAP, o->threads, NULL, dirty_work, &ctx, 0 },
 		{ FL_CLASS_WRITER, 1, NULL, evict_work, &ctx, 1 },
 	};
 	const struct fl_plan plan = {
