@@ -185,9 +185,9 @@ build_size() {
 		printf '%d\n' "${m:-0}"
 		return
 	fi
-	# 7.3-<variant>-x86_64[-debug][-llvm]: the same base and kind
+	# 7.3-<variant>-x86_64[-debug][-llvm|-gki]: the same base and kind
 	local base=${tag%%-*} kind
-	kind=$(sed -E 's/^[^-]+-.*-(x86_64|arm64)((-debug)?(-llvm)?)$/\1\2/' <<<"$tag")
+	kind=$(sed -E 's/^[^-]+-.*-(x86_64|arm64)((-debug)?(-llvm|-gki)?)$/\1\2/' <<<"$tag")
 	for f in "$(dirname "$obj")/$base"-*-"$kind"/.retryscope-objects; do
 		[ -f "$f" ] || continue
 		read -r n _ <"$f"
@@ -452,4 +452,11 @@ crash_kind() {
 	else
 		echo none
 	fi
+}
+
+# llvm_prefix: the bin/ directory (with its trailing /) of Debian's clang-19
+# when it is installed (scripts/setup), for LLVM=<prefix> builds: 7.3 needs
+# LLVM 17 or later and bookworm's default clang is 14; "" without it.
+llvm_prefix() {
+	[ ! -x /usr/lib/llvm-19/bin/clang ] || echo /usr/lib/llvm-19/bin/
 }
