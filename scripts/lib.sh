@@ -75,6 +75,14 @@ obj_dir() {
 	obj_dir_tag "$(kernel_tag "$1" "$(lab_variant "$2")" "${3:-x86_64}" "${4:-0}")"
 }
 
+# mod_dir KDIR: where scripts/build-module builds retryscope.ko against the
+# kernel build KDIR (an absolute path): build/mod/<KDIR's name>-<the first
+# 8 hex digits of the sha256 of KDIR>, so that /lib/modules/A/build and
+# /lib/modules/B/build do not collide.
+mod_dir() {
+	printf '%s/mod/%s-%s\n' "$RS_BUILD" "$(basename "$1")" "$(printf '%s' "$1" | sha256sum | cut -c1-8)"
+}
+
 # host_cpu: the host's CPU time so far, "busy steal total" in jiffies
 # (/proc/stat's cpu line: busy is all but idle and iowait)
 host_cpu() {
