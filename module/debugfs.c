@@ -17,13 +17,13 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "control.h"
 #include "debugfs.h"
 #include "features.h"
 #include "filter.h"
 #include "latency.h"
 #include "probes.h"
 #include "stats.h"
-#include "task_state.h"
 #include "tracepoints.h"
 
 static struct dentry *rs_dir;
@@ -71,30 +71,17 @@ static int rs_latency_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(rs_latency);
 
-/*
- * Zero every counter.  Faults in flight are followed on and counted by the
- * kernel's rule from here (a retry as a retry, nothing of their start
- * taken back): see rs_epoch in task_state.h.
- */
-static void rs_reset(void)
-{
-	rs_state_new_epoch();
-	rs_stats_reset();
-	rs_lat_reset();
-}
-
 /* Copy a short user write into @buf, without the trailing newline. */
 static int rs_copy_line(char *buf, size_t size, const char __user *ubuf,
 			size_t count)
 {
-	if (!count || count >= size)
+	char tmp[32];
+
+	if (!count || count >= sizeof(tmp))
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
+	if (copy_from_user(tmp, ubuf, count))
 		return -EFAULT;
-	buf[count] = '\0';
-	if (buf[count - 1] == '\n')
-		buf[--count] = '\0';
-	return count ? 0 : -EINVAL;
+	return rs_control_line(buf, size, tmp, count);
 }
 
 static ssize_t rs_reset_write(struct file *file, const char __user *ubuf,
@@ -103,12 +90,9 @@ static ssize_t rs_reset_write(struct file *file, const char __user *ubuf,
 	char buf[4];
 	int err = rs_copy_line(buf, sizeof(buf), ubuf, count);
 
-	if (err)
-		return err;
-	if (strcmp(buf, "1"))
-		return -EINVAL;
-	rs_reset();
-	return count;
+	if (!err)
+		err = rs_control_reset(buf);
+	return err ? err : count;
 }
 
 static const struct file_operations rs_reset_fops = {
@@ -145,24 +129,9 @@ static ssize_t rs_filter_write(struct file *file, const char __user *ubuf,
 {
 	char buf[32];
 	int err = rs_copy_line(buf, sizeof(buf), ubuf, count);
-	s32 tgid;
 
-	if (err)
-		return err;
-	if (!strcmp(buf, "none")) {
-		rs_filter_clear();
-	} else if (!strncmp(buf, "tgid ", 5)) {
-		err = kstrtos32(buf + 5, 10, &tgid);
-		if (!err)
-			err = rs_filter_set_tgid(tgid);
-	} else if (!strncmp(buf, "comm ", 5)) {
-		if (strpbrk(buf + 5, " \t"))
-			err = -EINVAL;
-		else
-			err = rs_filter_set_comm(buf + 5);
-	} else {
-		err = -EINVAL;
-	}
+	if (!err)
+		err = rs_control_filter(buf);
 	return err ? err : count;
 }
 

@@ -33,6 +33,13 @@
  *                   in I/O at once needs as many.
  *                   fprobes keep their state on the task's function-graph
  *                   stack and have no such limit
+ *   totals_ms=N     every N ms (default 1000; 0: never; 10 to 60000) a
+ *                   retryscope_counter trace event per counter that
+ *                   changed, while that event is on (totals.c)
+ *
+ * The counters are in /sys/kernel/retryscope/ (sysfs.c) and, where debugfs
+ * is available, /sys/kernel/debug/retryscope/ (debugfs.c); without debugfs
+ * the module loads with sysfs alone.
  *
  * See docs/counters.md for what every counter means.
  */
@@ -47,7 +54,9 @@
 #include "filter.h"
 #include "latency.h"
 #include "probes.h"
+#include "sysfs.h"
 #include "task_state.h"
+#include "totals.h"
 #include "tracepoints.h"
 
 #define CREATE_TRACE_POINTS
@@ -79,7 +88,12 @@ static bool fault_around;
 module_param(fault_around, bool, 0444);
 MODULE_PARM_DESC(fault_around, "also probe filemap_map_pages, to time the retried file faults that finish in the fault-around (most do); costs about 1% of the file minor-fault rate");
 
+static unsigned int totals_ms = 1000;
+module_param(totals_ms, uint, 0444);
+MODULE_PARM_DESC(totals_ms, "retryscope_counter events every N ms (0: none)");
+
 static enum rs_backend_choice rs_backend;
+static bool rs_have_debugfs;
 
 static const char *const rs_backend_names[] = {
 	[RS_BACKEND_AUTO] = "auto",
@@ -141,10 +155,23 @@ static int __init rs_check_params(void)
 		       (unsigned long)TASK_SIZE_MAX);
 		return -EOPNOTSUPP;
 	}
+	if (totals_ms && (totals_ms < 10 || totals_ms > 60000)) {
+		pr_err("retryscope: totals_ms=%u: 0 (none) or 10 to 60000\n", totals_ms);
+		return -EINVAL;
+	}
 	err = rs_probes_check_skip(skip);
 	if (err)
 		return err;
 	return rs_parse_backend();
+}
+
+/* sysfs, debugfs where it was created, then the histograms they read */
+static void rs_interfaces_exit(void)
+{
+	if (rs_have_debugfs)
+		rs_debugfs_exit();
+	rs_sysfs_exit();
+	rs_lat_exit();
 }
 
 static int __init rs_init(void)
@@ -165,12 +192,18 @@ static int __init rs_init(void)
 	err = rs_lat_init();
 	if (err)
 		return err;
-	err = rs_debugfs_init();
+	err = rs_sysfs_init();
 	if (err) {
-		pr_err("retryscope: cannot create debugfs directory (%d)\n", err);
+		pr_err("retryscope: cannot create /sys/kernel/retryscope (%d)\n", err);
 		rs_lat_exit();
 		return err;
 	}
+	/* Android's user builds do not mount debugfs: sysfs is enough */
+	err = rs_debugfs_init();
+	rs_have_debugfs = !err;
+	if (err)
+		pr_info("retryscope: no debugfs (%d): /sys/kernel/retryscope only\n",
+			err);
 	/*
 	 * The tracepoints first: sched_process_free releases the slot a
 	 * probe claims, so a task freed while the probes attach must find
@@ -183,8 +216,14 @@ static int __init rs_init(void)
 		pr_err("retryscope: no probe could be attached (%d): not loading\n",
 		       err);
 		rs_tracepoints_detach();
-		rs_debugfs_exit();
-		rs_lat_exit();
+		rs_interfaces_exit();
+		return err;
+	}
+	err = rs_totals_start(totals_ms);
+	if (err) {
+		rs_probes_detach();
+		rs_tracepoints_detach();
+		rs_interfaces_exit();
 		return err;
 	}
 
@@ -209,10 +248,10 @@ static int __init rs_init(void)
  */
 static void __exit rs_exit(void)
 {
+	rs_totals_stop();
 	rs_probes_detach();
 	rs_tracepoints_detach();
-	rs_debugfs_exit();
-	rs_lat_exit();
+	rs_interfaces_exit();
 }
 
 module_init(rs_init);

@@ -164,6 +164,16 @@ void rs_stats_read(u64 *sums)
 	mutex_unlock(&rs_reset_lock);
 }
 
+u64 rs_stats_read_one(enum rs_counter i)
+{
+	s64 v;
+
+	mutex_lock(&rs_reset_lock);
+	v = rs_stats_raw(i) - rs_base[i];
+	mutex_unlock(&rs_reset_lock);
+	return max(v, 0LL);
+}
+
 u64 rs_stats_attempts_max(void)
 {
 	u64 m = 0;

@@ -212,6 +212,8 @@ static __always_inline void rs_note_attempts(unsigned int n)
 
 /* Every counter's sum over CPUs since the last reset, into @sums. */
 void rs_stats_read(u64 *sums);
+/* One counter's sum over CPUs since the last reset (the sysfs files). */
+u64 rs_stats_read_one(enum rs_counter i);
 u64 rs_stats_attempts_max(void);
 void rs_stats_reset(void);
 

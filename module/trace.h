@@ -134,6 +134,22 @@ TRACE_EVENT(retryscope_fault_done,
 		      __entry->latency_ns)
 );
 
+/*
+ * A counter's total since the last reset, every totals_ms (main.c) for
+ * the counters that changed (all of them in the first period the event is
+ * on): a Perfetto or trace-cmd recording then carries the module's totals
+ * without debugfs.  name is a counter of names.h, as in debugfs "stats".
+ */
+TRACE_EVENT(retryscope_counter,
+	    TP_PROTO(const char *name, u64 value),
+	    TP_ARGS(name, value),
+	    TP_STRUCT__entry(__string(name, name)
+			     __field(u64, value)),
+	    TP_fast_assign(__assign_str(name);
+			   __entry->value = value;),
+	    TP_printk("%s=%llu", __get_str(name), __entry->value)
+);
+
 #endif /* _RETRYSCOPE_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

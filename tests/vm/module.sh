@@ -256,6 +256,53 @@ check "filter is still none" [ "$(cat "$RS_DBG/filter")" = none ]
 check "filter accepts 'comm fl-'" sh -c "echo 'comm fl-' > $RS_DBG/filter && [ \"\$(cat $RS_DBG/filter)\" = 'comm fl-' ]"
 echo none >"$RS_DBG/filter"
 
+# --- /sys/kernel/retryscope (issue 30): the same counters as debugfs
+# "stats", one file each, the same reset and filter words; nothing is
+# counted meanwhile (the filter names a thread group that does not exist)
+RS_SYS=/sys/kernel/retryscope
+echo "tgid 99999" >"$RS_DBG/filter"
+for c in user_faults major_faults mmap_lock_fallback attempts_max probe_nmissed; do
+	d=$(cval "$c" "$RS_DBG/stats") sv=$(cat "$RS_SYS/counters/$c" 2>/dev/null)
+	check "sysfs counters/$c ($sv) = debugfs stats $c ($d)" [ -n "$sv" -a "$sv" = "$d" ]
+done
+nd=$(grep -c . "$RS_DBG/stats") ns=$(find "$RS_SYS/counters" -type f | wc -l)
+check "sysfs has a file for each of the $nd lines of debugfs stats ($ns)" [ "$nd" = "$ns" ]
+check "sysfs filter reads what debugfs says (tgid 99999)" [ "$(cat "$RS_SYS/filter")" = "tgid 99999" ]
+for g in foo "tgid x" "comm a b"; do
+	if printf '%s' "$g" >"$RS_SYS/filter" 2>/dev/null; then
+		not_ok "sysfs filter rejects '$g'"
+	else
+		ok "sysfs filter rejects '$g'"
+	fi
+done
+check "sysfs filter accepts 'comm fl-', debugfs reads it" \
+	sh -c "echo 'comm fl-' > $RS_SYS/filter && [ \"\$(cat $RS_DBG/filter)\" = 'comm fl-' ]"
+check "sysfs reset rejects 2" sh -c "! printf 2 > $RS_SYS/reset 2>/dev/null"
+check "sysfs reset 1 zeroes the counters" sh -c "echo 1 > $RS_SYS/reset && [ \"\$(cat $RS_SYS/counters/user_faults)\" = 0 ]"
+# the periodic retryscope_counter events (totals_ms): on while the event
+# is on, every counter in the first period, a counter's value = its total
+# (only faultload's fl- threads counted: the shell's commands do not move
+# the counters between the last event and the read)
+echo "comm fl-" >"$RS_SYS/filter"
+if [ -d "$T/events/retryscope/retryscope_counter" ]; then
+	echo >"$T/trace"
+	echo 1 >"$T/events/retryscope/retryscope_counter/enable"
+	faultload minor --kind anon --threads 1 --duration 0.3 --quiet >/dev/null 2>&1
+	sleep 3
+	echo 0 >"$T/events/retryscope/retryscope_counter/enable"
+	cp "$T/trace" "$out/totals.trace"
+	nev=$(grep -c 'retryscope_counter: user_faults=' "$out/totals.trace")
+	check "retryscope_counter: user_faults reported in the periods the event was on ($nev)" [ "$nev" -ge 1 ]
+	last=$(grep 'retryscope_counter: user_faults=' "$out/totals.trace" | tail -n 1 | sed 's/.*user_faults=//')
+	check "retryscope_counter: the last user_faults ($last) = sysfs's ($(cat "$RS_SYS/counters/user_faults"))" \
+		[ "$last" = "$(cat "$RS_SYS/counters/user_faults")" ]
+	nnames=$(grep -o 'retryscope_counter: [a-z0-9_]*=' "$out/totals.trace" | sort -u | wc -l)
+	check "retryscope_counter: every counter in the first period ($nnames names of $nd)" [ "$nnames" -ge $((nd - 2)) ]
+else
+	not_ok "no retryscope_counter event in tracefs"
+fi
+echo none >"$RS_SYS/filter"
+
 be=$(sed -n 's/.*backend auto (\([a-z+]*\), entry model).*/\1/p' "$out/dmesg")
 check "dmesg names the backend auto chose ($be) and the entry model" [ -n "$be" ]
 check "probes: model entry" grep -q '^# model entry$' "$out/probes"
@@ -278,6 +325,7 @@ check "fault_around=1: filemap_map_pages attached" grep -Eq '^filemap_map_pages 
 count_checks "entry-${be:-auto}"
 check "rmmod retryscope" rmmod retryscope
 check "debugfs directory gone after rmmod" [ ! -e "$RS_DBG" ]
+check "sysfs directory gone after rmmod" [ ! -e /sys/kernel/retryscope ]
 
 # --- skip= leaves a probe off and says why
 if insmod "$ko" backend=kprobe skip=lock_vma_under_rcu,do_swap_page,mmap_lock; then
