@@ -52,6 +52,23 @@ want "anon: instructions per fault" '^\| anon .*\| 250000 \| \+13158 = \+5102 \+
 # file 500 / 495 / 490 / 490: 2.0% = 1.0 + 1.0 + 0.0
 want "file: medians and points" '^\| file \| 500 \| 495 \| 490 \| 490 \| 2\.0% \| 1\.0% \| 1\.0% \| 0\.0% \|'
 want "paired ratios" 'anon hook 0\.980, nolock 0\.960, entry 0\.950'
+# --gki: no fprobe configuration (no function tracer on GKI); its columns
+# are n/a, the others as usual: anon none 1000, entry 970, around 960,
+# kprobe 900, bpftrace 800
+for rep in 1 2 3; do
+	for c in "none 1000" "entry 970" "around 960" "kprobe 900" "bpftrace 800"; do
+		echo "anon ${c% *} $rep ${c#* }"
+		echo "file ${c% *} $rep ${c#* }"
+	done
+done >"$tmp/gki.txt"
+out=$("$top/scripts/bench" --gki --from "$tmp/gki.txt" 2>&1) || true
+if grep -qE '^\| anon \| 1000 \| 970 \| 960 \| n/a \| 900 \| 800 \| 0\.970 \| 0\.960 \| n/a \| 0\.900 \| 0\.800 \| 0\.15 \|$' <<<"$out"; then
+	echo "ok - bench --gki --from: fprobe n/a, the other columns and ratios"
+else
+	fail=1
+	echo "not ok - bench --gki --from: want fprobe n/a and ratios 0.970 0.960 0.900 0.800 in:"
+	printf "%s\n" "$out" | sed "s/^/#   /"
+fi
 # The committed runs: --from gives back their tables' rows.
 for d in bench bench-arm64; do
 	r=$top/results/$d
