@@ -118,8 +118,9 @@ for arch in x86_64 arm64; do
 		"$(nm -u "$mod/retryscope.ko" | awk '{ print $2 }' | LC_ALL=C sort | tr '\n' ' ')"
 	t "$name: the kprobe backend imports no ftrace or fprobe registration" \
 		"$(awk '$2 ~ /kprobe/ && $1 ~ /^(register|unregister)_(ftrace_function|fprobe)/ { print $1 }' <<<"$out" | tr '\n' ' ')" ""
-	bad=''
-	for s in $(sed -n 's/^FAIL: .*: //p' <<<"$out"); do
+	bad='' outside=()
+	read -ra outside <<<"$(sed -n 's/^FAIL: .*: //p' <<<"$out")"
+	for s in "${outside[@]}"; do
 		! cat "$gki"/android16-6.12/* | grep -qxF "$s" || bad+=" $s"
 	done
 	t "$name: what it names as outside is in no list" "$bad" ""
