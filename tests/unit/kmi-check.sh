@@ -65,7 +65,7 @@ printf 'kmi_fixture_unlisted\n' >"$tmp/more"
 out=$("$kc" --mod "$fx" --lists "$tmp/lists" 2>&1)
 t "an import in no list: exit 1" "$?" 1
 t "the last line names it, and only it" "$(tail -n 1 <<<"$out")" \
-	"FAIL: the kprobe backend imports 1 symbols outside the GKI lists: kmi_fixture_unlisted"
+	"FAIL: the kprobe backend imports 1 symbol outside the GKI lists: kmi_fixture_unlisted"
 t "the ftrace backend's own import is the ftrace backend's alone" \
 	"$(awk '$1 == "kmi_fixture_ftrace_only" { print $2 }' <<<"$out")" ftrace
 t "the ftrace backend: both outside" "$(grep '^backend ftrace:' <<<"$out")" \
