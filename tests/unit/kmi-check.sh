@@ -112,6 +112,11 @@ for arch in x86_64 arm64; do
 	out=$("$kc" --arch "$arch" 2>&1)
 	rc=$?
 	name="real module, $arch (${mod#"$top"/})"
+	# a build its kernel tree or sources moved on from is no result either way
+	if [ "$rc" = 2 ] && grep -qE "sources changed since the build|older or newer than its objects|compiling .* again without .* failed" <<<"$out"; then
+		echo "ok - $unit: $name # SKIP stale build: $(tail -n 1 <<<"$out" | cut -c1-160)"
+		continue
+	fi
 	t "$name: checked (exit 0 or 1)" "$([ "$rc" = 0 ] || [ "$rc" = 1 ] && echo yes || echo "exit $rc: $(tail -n 1 <<<"$out")")" yes
 	t "$name: the table's symbols are retryscope.ko's nm -u" \
 		"$(awk '/^symbol /{ f = 1; next } f && NF == 0 { exit } f { print $1 }' <<<"$out" | LC_ALL=C sort | tr '\n' ' ')" \
