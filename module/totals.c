@@ -21,6 +21,18 @@ static bool rs_totals_was_on;
 static void rs_totals_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rs_totals_work, rs_totals_fn);
 
+/*
+ * On system_unbound_wq: no CPU of its own is needed, and it is exported
+ * under one name on 6.12 and 7.3 and in GKI's symbol lists, where
+ * schedule_delayed_work()'s queue is system_wq on android16-6.12 and
+ * system_percpu_wq on 7.3 (scripts/kmi-check).
+ */
+static void rs_totals_queue(void)
+{
+	queue_delayed_work(system_unbound_wq, &rs_totals_work,
+			   msecs_to_jiffies(rs_totals_ms));
+}
+
 static void rs_totals_fn(struct work_struct *work)
 {
 	bool on = trace_retryscope_counter_enabled();
@@ -35,7 +47,7 @@ static void rs_totals_fn(struct work_struct *work)
 		swap(rs_totals_last, rs_totals_now);
 	}
 	rs_totals_was_on = on;
-	schedule_delayed_work(&rs_totals_work, msecs_to_jiffies(rs_totals_ms));
+	rs_totals_queue();
 }
 
 int rs_totals_start(unsigned int period_ms)
@@ -49,7 +61,7 @@ int rs_totals_start(unsigned int period_ms)
 		rs_totals_stop();
 		return -ENOMEM;
 	}
-	schedule_delayed_work(&rs_totals_work, msecs_to_jiffies(period_ms));
+	rs_totals_queue();
 	return 0;
 }
 
