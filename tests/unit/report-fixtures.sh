@@ -230,13 +230,17 @@ lacks "  equal medians are not labelled noise" "$rep" "(×1, noise)"
 # p = 2/252) and x0.000488 is far outside a x2.06 band on a log scale.
 nres=$tmp/noise
 mkdir -p "$nres"
-# fallbacks K N VALUE: run N of kernel K's file-io with VALUE fallbacks
-fallbacks() {
-	local d=$nres/$1/file-io/$2
+# counter_run RES K SCEN N COUNTER VALUE: run N of kernel K's SCEN in RES,
+# stock/file-io/1's files with COUNTER's delta over the run set to VALUE
+counter_run() {
+	local d=$1/$2/$3/$4
 	mkdir -p "$d"
 	cp "$fx/results/stock/file-io/1/"* "$d/"
-	sed -i "s/^mmap_lock_fallback .*/mmap_lock_fallback $((1000 + $3))/" "$d/stats.after"
+	sed -i "s/^$5 .*/$5 1000/" "$d/stats.before"
+	sed -i "s/^$5 .*/$5 $((1000 + $6))/" "$d/stats.after"
 }
+# fallbacks K N VALUE: run N of kernel K's file-io with VALUE fallbacks
+fallbacks() { counter_run "$nres" "$1" file-io "$2" mmap_lock_fallback "$3"; }
 n=0
 for v in 1581 1800 2049 2300 2669; do n=$((n + 1)); fallbacks stock $n $v; done
 n=0
@@ -255,13 +259,7 @@ contains "  ... and stock-aa's own x2.06 is not called noise either: it is the b
 dres=$tmp/decision
 mkdir -p "$dres"
 # primary K N VALUE: run N of kernel K's file-major with VALUE fallbacks after file I/O
-primary() {
-	local d=$dres/$1/file-major/$2
-	mkdir -p "$d"
-	cp "$fx/results/stock/file-io/1/"* "$d/"
-	sed -i "s/^fallback_after_file_io .*/fallback_after_file_io $((1000 + $3))/" "$d/stats.after"
-	sed -i "s/^fallback_after_file_io .*/fallback_after_file_io 1000/" "$d/stats.before"
-}
+primary() { counter_run "$dres" "$1" file-major "$2" fallback_after_file_io "$3"; }
 n=0
 for v in 1581 1800 2049 2300 2669; do n=$((n + 1)); primary stock $n $v; done
 n=0
