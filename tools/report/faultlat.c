@@ -41,7 +41,8 @@ static size_t fault_lat_pool(const struct results *res, const char *kernel,
 	return runs;
 }
 
-/* "n: p50 / p99 / max" in µs, or "0", or "n/a" (no latency file). */
+/* "n: p50 / p99 / max" in µs, or "0", or "n/a" (no latency file); the
+ * p99 is "—" over fewer than 100 faults (it would only be the max). */
 static void fmt_lat(const struct st_hist *h, size_t runs, char *buf, size_t n)
 {
 	char a[32], b[32], c[32], d[32];
@@ -54,9 +55,12 @@ static void fmt_lat(const struct st_hist *h, size_t runs, char *buf, size_t n)
 		snprintf(buf, n, "0");
 		return;
 	}
+	if (total >= 100)
+		fmt_num(st_hist_quantile(h, 0.99) / 1000.0, c, sizeof(c));
+	else
+		snprintf(c, sizeof(c), "—");
 	snprintf(buf, n, "%s: %s / %s / %s", fmt_num((double)total, a, sizeof(a)),
-		 fmt_num(st_hist_quantile(h, 0.5) / 1000.0, b, sizeof(b)),
-		 fmt_num(st_hist_quantile(h, 0.99) / 1000.0, c, sizeof(c)),
+		 fmt_num(st_hist_quantile(h, 0.5) / 1000.0, b, sizeof(b)), c,
 		 fmt_num(st_hist_quantile(h, 1.0) / 1000.0, d, sizeof(d)));
 }
 
@@ -72,7 +76,8 @@ void write_fault_latency(FILE *f, const struct results *res)
 		   "timed by the module from the first attempt's `->fault` to the return of the "
 		   "call that finished the fault (`->fault`, or the fault-around's "
 		   "`filemap_map_pages()`), the wait between attempts included; pooled over "
-		   "the runs. Each cell: faults: p50 / p99 / max in µs (bucket precision 25%%). "
+		   "the runs. Each cell: faults: p50 / p99 / max in µs (bucket precision 25%%; "
+		   "no p99, —, over fewer than 100 faults). "
 		   "Anonymous and shmem faults are not timed.\n\n");
 	md_head(f, "| scenario | fault |", "|---|---|", res->kernels, res->nk, "---:|");
 	struct st_hist *h = xmalloc(res->nk * sizeof(*h));

@@ -452,7 +452,8 @@ static double workload_value(enum wl_figure fig, const struct workload *w)
 }
 
 /* Quantile (ms) of the run's timed faults of the row's outcomes, file and
- * swap pooled; NaN without a latency file or without such faults. */
+ * swap pooled; NaN without a latency file, without such faults, or with
+ * too few for the quantile (a p99 needs 100). */
 static double fault_lat_value(const struct row *row, const struct run *r)
 {
 	if (!r->flat.present)
@@ -463,7 +464,11 @@ static double fault_lat_value(const struct row *row, const struct run *r)
 		for (int c = 0; c < RS_NLAT_CAUSES; c++)
 			if ((row->lat_outcomes >> o & 1) && st_hist_merge(&h, &r->flat.h[o][c]))
 				fatal("out of memory");
-	double v = st_hist_total(&h) ? st_hist_quantile(&h, row->quantile) / 1e6 : NAN;
+	/* a p99 over fewer than 100 faults is only their max: n/a, as for
+	 * a class's latency (latency_resolves) */
+	double n = (double)st_hist_total(&h);
+	double v = n > 0 && n * (1 - row->quantile) >= 1 - 1e-9 ?
+			   st_hist_quantile(&h, row->quantile) / 1e6 : NAN;
 	st_hist_free(&h);
 	return v;
 }
