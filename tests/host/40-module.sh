@@ -47,6 +47,31 @@ for bv in "${variants[@]}"; do
 	ko=$(module_build_test "$v" "$(obj_dir_of "$img")") || continue
 	module_vm_tests "$v" "$img" "$ko" "${bv#*:}" "$disk"
 done
+# build-module after a build of other sources into the same directory (the
+# lab's worktrees share build/mod/): a copy keeps its sources' mtimes, and
+# make kept the objects built from newer ones (modpost: "symbol
+# 'rs_totals_start' undefined", 2026-12-07).  This checkout's module, then
+# 5e5a4e5's (before sysfs.c) with this checkout's scripts, then this one's
+# again: each must build, the last with sysfs.c in its .ko.
+kobj=$(obj_dir 7.3 stock)
+if [ -f "$kobj/Module.symvers" ] && git -C "$top" cat-file -e 5e5a4e5 2>/dev/null; then
+	old=$(mktemp -d "$RS_BUILD/old-checkout.XXXXXX")
+	git -C "$top" archive 5e5a4e5 Kbuild module | tar -x -C "$old"
+	cp -r "$top/scripts" "$old/"
+	if "$top/scripts/build-module" --kdir "$kobj" >/dev/null 2>"$old/build1.err" &&
+		"$old/scripts/build-module" --kdir "$kobj" >/dev/null 2>"$old/build2.err" &&
+		! nm "$(mod_dir "$kobj")/retryscope.ko" | grep -q ' rs_sysfs_init$' &&
+		ko=$("$top/scripts/build-module" --kdir "$kobj" 2>"$old/build3.err") &&
+		nm "$ko" | grep -q ' rs_sysfs_init$'; then
+		ok "build-module switching sources in one directory: 5e5a4e5's module without sysfs.c, then this one's with it"
+	else
+		tail -n 5 "$old"/build*.err | sed 's/^/#   /'
+		not_ok "build-module switching sources in one directory"
+	fi
+	rm -rf "$old"
+else
+	ok "build-module switching sources in one directory # SKIP no 7.3 stock build or no commit 5e5a4e5 in this clone"
+fi
 # docs/module.md's way for your own kernel: make module KDIR=..., make clean-module.
 if [ -f "$(obj_dir 7.3 stock)/Module.symvers" ]; then
 	make_module_test stock "$(obj_dir 7.3 stock)"
