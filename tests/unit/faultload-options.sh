@@ -81,7 +81,7 @@ usage_error "--idle-threads for file-major" file-major --file "$data" --idle-thr
 rc=0
 "$fl" --help >"$tmp/out" 2>"$tmp/err" || rc=$?
 missing=''
-for sc in file-major swap-in contended ui-inversion same-pages fork-during-io minor thrash fork-at-scale vma-churn swap-writeback; do
+for sc in file-major swap-in contended ui-inversion same-pages fork-during-io minor thrash fork-at-scale vma-churn swap-writeback app-start; do
 	grep -q "^$sc: " "$tmp/out" || missing="$missing $sc"
 done
 if [ "$rc" = 0 ] && [ -z "$missing" ] && [ ! -s "$tmp/err" ]; then
@@ -91,8 +91,8 @@ else
 fi
 rc=0
 "$fl" --list >"$tmp/out" 2>&1 || rc=$?
-if [ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 11 ]; then
-	ok "--list: exit 0, 11 scenarios"
+if [ "$rc" = 0 ] && [ "$(wc -l <"$tmp/out")" = 12 ]; then
+	ok "--list: exit 0, 12 scenarios"
 else
 	not_ok "--list: exit $rc, $(wc -l <"$tmp/out") lines"
 fi
@@ -191,6 +191,13 @@ else
 	show "$tmp/err"
 	not_ok "vma-churn with no page left for the io threads: exit $rc"
 fi
+# app-start on the 4 MiB file (1,024 pages), one pass: apk 409 pages (its
+# last 6, then 200 entries of 1-4 pages, fewer at its end), 4 libraries of
+# 76 (1 + 8 + 19 touches each), odex 204 (182: every 9th skipped), art 102:
+# 6 + 112 + 182 + 102 = 402 touches and 200-800 more
+smoke "app-start --passes 1: the files' touches in their order, frames beside" io,hi \
+	'402 + 200 <= d["classes"]["io"]["ops"] <= 402 + 800 and d["classes"]["hi"]["ops"] >= 1 and d["classes"]["io"]["errors"] == 0' \
+	app-start --file "$data" --size 4M --no-drop-caches --passes 1 --threads 3
 smoke "ui-inversion" hi,io,writer,cpu '(d["hi_policy"] in ("SCHED_FIFO", "nice-20", "normal")
     and d["classes"]["cpu"]["threads"] == os.cpu_count() == d["options"]["cpu_threads"]
     and d["classes"]["hi"]["ops"] >= 1 and d["classes"]["writer"]["ops"] >= 1

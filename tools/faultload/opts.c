@@ -41,10 +41,12 @@ enum opt_id {
 #define S_FILEIO	(SC_BIT(SC_FILE_MAJOR) | SC_BIT(SC_CONTENDED) | \
 			 SC_BIT(SC_UI_INVERSION) | SC_BIT(SC_SAME_PAGES) | \
 			 SC_BIT(SC_FORK_DURING_IO) | SC_BIT(SC_THRASH) | \
-			 SC_BIT(SC_FORK_AT_SCALE) | SC_BIT(SC_VMA_CHURN))
+			 SC_BIT(SC_FORK_AT_SCALE) | SC_BIT(SC_VMA_CHURN) | \
+			 SC_BIT(SC_APP_START))
 #define S_PASSES	(SC_BIT(SC_FILE_MAJOR) | SC_BIT(SC_SWAP_IN) | \
 			 SC_BIT(SC_CONTENDED) | SC_BIT(SC_SAME_PAGES) | \
-			 SC_BIT(SC_MINOR) | SC_BIT(SC_THRASH) | SC_BIT(SC_VMA_CHURN))
+			 SC_BIT(SC_MINOR) | SC_BIT(SC_THRASH) | SC_BIT(SC_VMA_CHURN) | \
+			 SC_BIT(SC_APP_START))
 #define S_WRITER	(SC_BIT(SC_CONTENDED) | SC_BIT(SC_UI_INVERSION) | \
 			 SC_BIT(SC_VMA_CHURN) | SC_BIT(SC_SWAP_WRITEBACK))
 #define S_SWAP		(SC_BIT(SC_CONTENDED) | SC_BIT(SC_UI_INVERSION) | \
@@ -102,10 +104,10 @@ static const struct optdef {
 		"anonymous memory (default) or cached file pages" },
 	[O_FORK_INTERVAL] = { "fork-interval", "MS", S_FORK,
 		"milliseconds between fork() calls (default 50)" },
-	[O_HI_PAGES] = { "hi-pages", "N", SC_BIT(SC_UI_INVERSION),
+	[O_HI_PAGES] = { "hi-pages", "N", SC_BIT(SC_UI_INVERSION) | SC_BIT(SC_APP_START),
 		"pages fl-hi maps fresh and touches per frame\n"
 		"(default 16)" },
-	[O_HI_INTERVAL] = { "hi-interval", "MS", SC_BIT(SC_UI_INVERSION),
+	[O_HI_INTERVAL] = { "hi-interval", "MS", SC_BIT(SC_UI_INVERSION) | SC_BIT(SC_APP_START),
 		"fl-hi sleep between frames, ms (default 4)" },
 	[O_WRITER_SIZE] = { "writer-size", "BYTES", S_WRITER,
 		"size of the fl-writer's VMA (default 64K;\n"

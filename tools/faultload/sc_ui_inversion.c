@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 
 #include "fileio.h"
+#include "hi.h"
 #include "opts.h"
 #include "report.h"
 #include "run.h"
@@ -39,82 +40,8 @@
 #include "swap.h"
 #include "util.h"
 
-#define HI_FIFO_PRIO	10
-#define HI_NICE		(-20)
 #define LO_NICE		19
 #define CPU_SPIN_NS	NSEC_PER_MSEC
-
-struct hi_ctx {
-	const struct fl_opts *o;
-	unsigned char *shared;	/* page 0: fl-hi's; the tail: fl-writer's */
-	size_t shared_len, tail;
-	const char *policy;	/* written by the hi thread's setup */
-};
-
-static int hi_setup(struct fl_thread *t)
-{
-	struct hi_ctx *ctx = t->ctx;
-	struct sched_param sp = { .sched_priority = HI_FIFO_PRIO };
-	int err, nerr;
-
-	err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	if (!err) {
-		ctx->policy = "SCHED_FIFO";
-		return 0;
-	}
-	nerr = fl_set_thread_nice(HI_NICE);
-	if (!nerr) {
-		ctx->policy = "nice-20";
-		fl_warn("fl-hi: SCHED_FIFO %d not permitted (%s): running at nice %d",
-			HI_FIFO_PRIO, strerror(err), HI_NICE);
-		return 0;
-	}
-	ctx->policy = "normal";
-	fl_warn("fl-hi: neither SCHED_FIFO %d (%s) nor nice %d (%s) permitted: running at normal priority",
-		HI_FIFO_PRIO, strerror(err), HI_NICE, strerror(-nerr));
-	return 0;
-}
-
-/* One frame: 0, or -errno of the call that failed. */
-static int hi_frame(struct hi_ctx *ctx)
-{
-	size_t psz = fl_page_size(), len = ctx->o->hi_pages * psz, i;
-	unsigned char *p;
-
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	for (i = 0; i < len; i += psz)
-		(void)fl_touch_write(p + i);
-	if (munmap(p, len))
-		return -errno;
-	if (madvise(ctx->shared, psz, MADV_DONTNEED))
-		return -errno;
-	(void)fl_touch_write(ctx->shared);
-	return 0;
-}
-
-static void hi_work(struct fl_thread *t)
-{
-	struct hi_ctx *ctx = t->ctx;
-	uint64_t pause = (uint64_t)(ctx->o->hi_interval_ms * NSEC_PER_MSEC);
-	uint64_t t0;
-	int err;
-
-	while (!fl_stopping()) {
-		t0 = fl_now_ns();
-		err = hi_frame(ctx);
-		if (err) {
-			if (!t->st.errors)
-				fl_warn("fl-hi: frame: %s", strerror(-err));
-			t->st.errors++;
-		} else {
-			fl_tstat_op(&t->st, fl_now_ns() - t0);
-		}
-		fl_sleep_ns(pause);
-	}
-}
 
 static int lo_setup(struct fl_thread *t)
 {
@@ -130,7 +57,7 @@ static int lo_setup(struct fl_thread *t)
 /* fl-writer: flip the shared VMA's tail read-only and back; an op each. */
 static void writer_work(struct fl_thread *t)
 {
-	struct hi_ctx *ctx = t->ctx;
+	struct fl_hi_ctx *ctx = t->ctx;
 	unsigned char *tail = ctx->shared + ctx->shared_len - ctx->tail;
 	uint64_t pause = (uint64_t)(ctx->o->writer_pause_ms * NSEC_PER_MSEC);
 	uint64_t t0;
@@ -172,7 +99,7 @@ static void cpu_work(struct fl_thread *t)
 static int hi_prepare(void *arg, const struct fl_opts *o,
 		      struct fl_result *res)
 {
-	struct hi_ctx *ctx = arg;
+	struct fl_hi_ctx *ctx = arg;
 	size_t psz = fl_page_size();
 
 	(void)res;
@@ -194,14 +121,14 @@ static int hi_prepare(void *arg, const struct fl_opts *o,
 
 static void hi_done(void *arg, struct fl_result *res)
 {
-	struct hi_ctx *ctx = arg;
+	struct fl_hi_ctx *ctx = arg;
 
 	res->hi_policy = ctx->policy;
 }
 
 static void hi_cleanup(void *arg)
 {
-	struct hi_ctx *ctx = arg;
+	struct fl_hi_ctx *ctx = arg;
 
 	if (ctx->shared)
 		munmap(ctx->shared, ctx->shared_len);
@@ -213,9 +140,9 @@ static int ui_inversion_run(const struct fl_opts *o, struct fl_result *res)
 	struct fl_swap swap;
 	struct fl_io_ctx ioctx = { .o = o, .file = &file, .nice = LO_NICE };
 	struct fl_swap_ctx sctx = { .o = o, .swap = &swap, .nice = LO_NICE };
-	struct hi_ctx hctx = { .o = o };
+	struct fl_hi_ctx hctx = { .o = o };
 	const struct fl_group groups[] = {
-		{ FL_CLASS_HI, 1, hi_setup, hi_work, &hctx, 1 },
+		{ FL_CLASS_HI, 1, fl_hi_setup, fl_hi_work, &hctx, 1 },
 		{ FL_CLASS_IO, o->threads, fl_io_setup, fl_io_work, &ioctx, 0 },
 		{ FL_CLASS_SWAP, o->swap_threads, fl_swap_setup, fl_swap_work,
 		  &sctx, 0 },

@@ -24,6 +24,7 @@ enum fl_scenario_id {
 	SC_FORK_AT_SCALE,
 	SC_VMA_CHURN,
 	SC_SWAP_WRITEBACK,
+	SC_APP_START,
 	SC_COUNT
 };
 
@@ -60,7 +61,8 @@ struct fl_scenario {
 extern const struct fl_scenario fl_sc_file_major, fl_sc_swap_in,
 	fl_sc_contended, fl_sc_ui_inversion, fl_sc_same_pages,
 	fl_sc_fork_during_io, fl_sc_minor, fl_sc_thrash,
-	fl_sc_fork_at_scale, fl_sc_vma_churn, fl_sc_swap_writeback;
+	fl_sc_fork_at_scale, fl_sc_vma_churn, fl_sc_swap_writeback,
+	fl_sc_app_start;
 
 /* NULL-terminated, in enum fl_scenario_id order. */
 extern const struct fl_scenario *const fl_scenarios[];

@@ -18,6 +18,7 @@ const struct fl_scenario *const fl_scenarios[] = {
 	[SC_FORK_AT_SCALE]	= &fl_sc_fork_at_scale,
 	[SC_VMA_CHURN]		= &fl_sc_vma_churn,
 	[SC_SWAP_WRITEBACK]	= &fl_sc_swap_writeback,
+	[SC_APP_START]		= &fl_sc_app_start,
 	[SC_COUNT]		= NULL,
 };
 
