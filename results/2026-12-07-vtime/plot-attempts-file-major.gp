@@ -7,7 +7,7 @@ set key outside right top
 set grid ytics
 set ylabel 'faults'
 set logscale y
-set yrange [0.5:*]
+set yrange [0.5:1.66672e+06]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -15,4 +15,15 @@ set boxwidth 0.75
 set xtics rotate by -30 left
 plot 'plot-attempts-file-major.dat' using 2:xtic(1) title columnheader(2), \
      'plot-attempts-file-major.dat' using 3 title columnheader(3), \
-     'plot-attempts-file-major.dat' using 4 title columnheader(4)
+     'plot-attempts-file-major.dat' using 4 title columnheader(4), \
+     'plot-attempts-file-major.dat' using 5 title columnheader(5), \
+     'plot-attempts-file-major.dat' using 6 title columnheader(6), \
+     'plot-attempts-file-major.dat' using 7 title columnheader(7), \
+     'plot-attempts-file-major.dat' using 8 title columnheader(8), \
+     'plot-attempts-file-major.dat' skip 1 using ($0 + (0 - 3.0) / 8.0):($2 > 0.7 ? $2 : 0.7):(sprintf('%.0f', $2)) with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-file-major.dat' skip 1 using ($0 + (1 - 3.0) / 8.0):($3 > 0.7 ? $3 : 0.7):(sprintf('%.0f', $3)) with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-file-major.dat' skip 1 using ($0 + (2 - 3.0) / 8.0):($4 > 0.7 ? $4 : 0.7):(sprintf('%.0f', $4)) with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-file-major.dat' skip 1 using ($0 + (3 - 3.0) / 8.0):($5 > 0.7 ? $5 : 0.7):(sprintf('%.0f', $5)) with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-file-major.dat' skip 1 using ($0 + (4 - 3.0) / 8.0):($6 > 0.7 ? $6 : 0.7):(sprintf('%.0f', $6)) with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-file-major.dat' skip 1 using ($0 + (5 - 3.0) / 8.0):($7 > 0.7 ? $7 : 0.7):(sprintf('%.0f', $7)) with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-file-major.dat' skip 1 using ($0 + (6 - 3.0) / 8.0):($8 > 0.7 ? $8 : 0.7):(sprintf('%.0f', $8)) with labels rotate left font ',8' offset 0,0.4 notitle
