@@ -29,7 +29,11 @@ t "its own last count" "$(build_size "$o/7.3-stock-x86_64")" 1488
 t "a variant never built: the largest of its base and kind (retry-hard's)" "$(build_size "$o/7.3-patched-x86_64")" 1490
 mkdir -p "$o/7.3-patched-x86_64-debug"
 t "a debug build counts debug builds only" "$(build_size "$o/7.3-patched-x86_64-debug")" 2100
-t "another arch: nothing seen" "$(build_size "$o/7.3-stock-arm64")" 0
+t "another arch, none built here: configs/build-sizes' figure for it" "$(build_size "$o/7.3-stock-arm64")" \
+	"$(awk '$1 == "7.3" && $2 == "arm64" { print $3 }' "$top/configs/build-sizes")"
+mkdir -p "$o/7.3-stock-arm64-gki"
+t "the GKI-shaped kind is its own (not arm64's)" "$(build_size "$o/7.3-stock-arm64-gki")" \
+	"$(awk '$1 == "7.3" && $2 == "arm64-gki" { print $3 }' "$top/configs/build-sizes")"
 t "a new kind (llvm): nothing seen" "$(build_size "$o/7.3-stock-x86_64-llvm")" 0
 # A fresh clone: nothing built yet; configs/build-sizes' figure of the
 # base and kind, none for a kind it does not list
