@@ -467,7 +467,8 @@ void write_decision(FILE *f, const struct results *res, const struct decision *d
 		   "95%% CI], Holm-corrected p, verdict; runs in brackets.%s\n\n| metric | baseline "
 		   "median |",
 		d->aa >= 0 ? " The A/A column is the copy against the baseline alone (not "
-			     "corrected, not in the family): a verdict there is the lab's noise." :
+			     "corrected, not in the family): a verdict there measures the lab's "
+			     "noise, and its ratio how large that noise is." :
 			     "");
 	if (d->aa >= 0)
 		fprintf(f, " A/A (%s) |", res->kernels[d->aa]);
@@ -542,7 +543,8 @@ void decision_claims(const struct results *res, const struct decision *d, struct
 		if (d->aa_t[m].v == V_BETTER || d->aa_t[m].v == V_WORSE) {
 			sb_printf(b, "- **The A/A copy differs from the baseline** on ");
 			sb_result(b, m, &d->aa_t[m], d->aa_t[m].p);
-			sb_printf(b, " (uncorrected): on this metric the lab's own noise is as large "
-				     "as a verdict.\n");
+			sb_printf(b, " (uncorrected): two captures of one kernel differ this much on "
+				     "this metric, so a verdict on it is only as good as an effect "
+				     "well beyond that.\n");
 		}
 }
