@@ -1,0 +1,19 @@
+# written by rs-report; run: gnuplot plot-attempts-file-major.gp
+set terminal svg size 960,540 dynamic noenhanced font 'sans,12'
+set output 'plot-attempts-file-major.svg'
+set datafile separator '\t'
+set title 'file-major: faults by attempts (median of runs, log scale)'
+set key outside right top
+set grid ytics
+set ylabel 'faults'
+set logscale y
+set yrange [0.5:1.07432e+06]
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.75
+set xtics rotate by -30 left
+plot 'plot-attempts-file-major.dat' using 2:xtic(1) title columnheader(2), \
+     'plot-attempts-file-major.dat' using 3 title columnheader(3), \
+     'plot-attempts-file-major.dat' skip 1 using ($0 + (0 - 0.5) / 3.0):($2 > 0.7 ? $2 : 0.7):(sprintf('%.0f', $2)) with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-file-major.dat' skip 1 using ($0 + (1 - 0.5) / 3.0):($3 > 0.7 ? $3 : 0.7):(sprintf('%.0f', $3)) with labels rotate left font ',8' offset 0,0.4 notitle
