@@ -141,6 +141,7 @@ int rs_sysfs_init(void)
 	if (!err)
 		err = rs_sysfs_counters();
 	if (err) {
+		kobject_del(rs_kobj);
 		kobject_put(rs_kobj);
 		rs_sysfs_free();
 		rs_kobj = NULL;
@@ -150,7 +151,13 @@ int rs_sysfs_init(void)
 
 void rs_sysfs_exit(void)
 {
-	/* removes the groups with the directory */
+	/*
+	 * The directory and its files go now, before the attributes are
+	 * freed: kobject_put() may release the kobject later
+	 * (CONFIG_DEBUG_KOBJECT_RELEASE), and a read meanwhile would run
+	 * this module's show() on freed attributes.
+	 */
+	kobject_del(rs_kobj);
 	kobject_put(rs_kobj);
 	rs_sysfs_free();
 	rs_kobj = NULL;

@@ -70,7 +70,7 @@ else
 	printf "%s\n" "$out" | sed "s/^/#   /"
 fi
 # The committed runs: --from gives back their tables' rows.
-for d in bench bench-arm64; do
+for d in bench bench-arm64 bench-gki; do
 	r=$top/results/$d
 	[ -f "$r/bench.txt" ] || continue
 	if diff <(grep -E '^\| (anon|file) ' "$r/bench.md") \

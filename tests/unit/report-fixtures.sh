@@ -288,6 +288,15 @@ contains "  the verdict counts the metrics that were not measured" "$tmp/decisio
 contains "  the power note: 3 runs at least for p < 0.025 over 2 tests" "$tmp/decision.md" \
 	"needs at least 3 runs for the exact test to reach p < 0.025 (0.05 / 2 tests)"
 lacks "  no host path in the report" "$tmp/decision.md" "$tmp"
+# without the A/A copy the baseline is stock's 5 runs alone: 2 / C(2n, n)
+# must be below 0.05 / 2 tests: n = 4 gives 2/70 = 0.029 (not), 5 gives
+# 2/252 = 0.0079
+mv "$dres/stock-aa" "$tmp/stock-aa.away"
+check "rs-report on the decision fixture without stock-aa" "$bin/rs-report" "$dres" \
+	--kernels stock,patched,same -o "$tmp/decision-noaa.md"
+contains "  the power note without an A/A copy: 5 runs at least" "$tmp/decision-noaa.md" \
+	"With as many baseline runs as a variant's, a variant needs at least 5 runs for the exact test to reach p < 0.025"
+mv "$tmp/stock-aa.away" "$dres/stock-aa"
 # Every Summary figure recomputes from report.csv (issue 29): its "primary"
 # rows of the ok runs, pooled stock + stock-aa against each kernel.
 summary_from_csv() { # report.md report.csv
@@ -520,7 +529,9 @@ labelled() { # plot.dat plot.svg
 import re, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
 text = set(re.findall(r">([^<>]+)</(?:tspan|text)>", open(sys.argv[2]).read()))
-missing = [f"{r[0]}/{i}={v}" for r in rows for i, v in enumerate(r[1:]) if f"{float(v):.0f}" not in text]
+def label(v):  # what the plot writes: the value as %g, or n/a
+    return v if v == "n/a" else format(float(v), "g")
+missing = [f"{r[0]}/{i}={v}" for r in rows for i, v in enumerate(r[1:]) if label(v) not in text]
 print("missing labels:", missing) if missing else None
 sys.exit(1 if missing or not rows else 0)
 PY
@@ -559,6 +570,12 @@ done
 check "rs-report on two runs of 50 forks" "$bin/rs-report" "$kres" -o "$tmp/forkcost.md"
 contains "  fork() cost: 100 forks pooled, the mean split into its waits and the rest, a p99 over 100" \
 	"$tmp/forkcost.md" "| stock | 100 (2) | 2.00 | 2.50 | 3.97 | 0.100 | 0.200 | 1.70 |"
+# a run from a module without vma_write_lock_wait_ns_fork: that part and
+# the rest are n/a, not nan
+sed -i '/^vma_write_lock_wait_ns_fork /d' "$kres/stock/forks/2/stats.before" "$kres/stock/forks/2/stats.after"
+check "rs-report with one run lacking the fork VMA-wait counter" "$bin/rs-report" "$kres" -o "$tmp/forkcost2.md"
+contains "  fork() cost: the part a run lacks is n/a" "$tmp/forkcost2.md" \
+	"| stock | 100 (2) | 2.00 | 2.50 | 3.97 | n/a | 0.200 | n/a |"
 
 # a real rs-trace output is accepted as trace.json
 "$bin/rs-trace" "$fx/trace/uprobe.dat" -o "$tmp/uprobe.json"

@@ -152,6 +152,11 @@ static int app_prepare(void *arg, const struct fl_opts *o, struct fl_result *res
 	size_t psz = fl_page_size(), total = o->size / psz, at = 0, i;
 
 	(void)res;
+	if (o->threads > APP_NFILES) {
+		fl_err("app-start: --threads %u: at most %zu loaders, one a file (a loader without a file would spin)",
+		       o->threads, APP_NFILES);
+		return -1;
+	}
 	for (i = 0; i < APP_NFILES; i++) {
 		struct app_file *f = &app_files[i];
 
@@ -159,9 +164,14 @@ static int app_prepare(void *arg, const struct fl_opts *o, struct fl_result *res
 		f->off = (off_t)(at * psz);
 		at += f->npages;
 		if (f->npages < 16) {
+			/* the smallest file is a library, 75 per mille: 16 pages of it */
+			size_t need = (16 * 1000 + 74) / 75;
+
+			while (need * 75 / 1000 < 16)
+				need++;
 			fl_err("app-start: --size %llu leaves %s %zu pages; give at least %zu KiB",
 			       (unsigned long long)o->size, f->name, f->npages,
-			       (size_t)16 * 1000 / 75 * psz / 1024);
+			       need * psz / 1024);
 			return -1;
 		}
 		f->map = mmap(NULL, f->npages * psz, PROT_READ, MAP_PRIVATE, c->file->fd, f->off);

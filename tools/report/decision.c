@@ -403,17 +403,21 @@ static void write_power(FILE *f, const struct results *res, const struct decisio
 	double z = st_norm_quantile(1 - a / 2) + st_norm_quantile(DECISION_POWER);
 	/* the Mann-Whitney test's efficiency against the t-test, normal data */
 	const double are = 3 / M_PI;
+	/* baseline runs per variant run: 2 with an A/A copy pooled in, else 1 */
+	const double r = d->aa >= 0 ? 2 : 1;
 	size_t floor_n = 1;
 
-	/* the exact test's smallest p, 2 / C(3n, n) with a baseline of 2n runs */
-	while (floor_n < 100 && log(2.0) - log_choose(3.0 * (double)floor_n, (double)floor_n) >= log(a))
+	/* the exact test's smallest p, 2 / C((1 + r) n, n), with r n baseline runs */
+	while (floor_n < 100 &&
+	       log(2.0) - log_choose((1 + r) * (double)floor_n, (double)floor_n) >= log(a))
 		floor_n++;
-	fprintf(f, "\n**Power.** With the pooled baseline twice a variant's runs, a variant "
-		   "needs at least %zu runs for the exact test to reach p < %.2g (%.2g / %zu tests) "
-		   "at all. Per metric, from the pooled baseline's spread (SD of ln): the change "
-		   "the runs at hand detect with %.0f%% power, and the runs per kernel that detect "
-		   "×%.1f:\n\n| primary metric | baseline runs | SD of ln | detectable now | runs "
-		   "for ×%.1f |\n|---|---:|---:|---:|---:|\n",
+	fprintf(f, "\n**Power.** With %s, a variant needs at least %zu runs for the exact test "
+		   "to reach p < %.2g (%.2g / %zu tests) at all. Per metric, from the baseline's "
+		   "spread (SD of ln): the change the runs at hand detect with %.0f%% power, and the "
+		   "runs per kernel that detect ×%.1f:\n\n| primary metric | baseline runs | SD of ln "
+		   "| detectable now | runs for ×%.1f |\n|---|---:|---:|---:|---:|\n",
+		d->aa >= 0 ? "the pooled baseline twice a variant's runs" :
+			     "as many baseline runs as a variant's",
 		floor_n, a, DECISION_ALPHA, fam, 100 * DECISION_POWER, DECISION_EFFECT,
 		DECISION_EFFECT);
 	for (size_t m = 0; m < NPRIMARY; m++) {
@@ -433,7 +437,9 @@ static void write_power(FILE *f, const struct results *res, const struct decisio
 			continue;
 		}
 		double det = exp(z * sd * sqrt(1.0 / (double)nb + 1.0 / (double)nk) / sqrt(are));
-		double need = 1.5 * z * z * sd * sd / (log(DECISION_EFFECT) * log(DECISION_EFFECT)) / are;
+		/* n variant runs against r n baseline runs: variance (1 + 1 / r) / n */
+		double need = (1 + 1 / r) * z * z * sd * sd /
+			      (log(DECISION_EFFECT) * log(DECISION_EFFECT)) / are;
 		size_t n = (size_t)ceil(need);
 
 		fprintf(f, " %.3f | ×%.3g | %zu |\n", sd, det, n > floor_n ? n : floor_n);
@@ -537,8 +543,9 @@ void decision_claims(const struct results *res, const struct decision *d, struct
 	}
 	if (!any)
 		sb_printf(b, "- No kernel differs from the baseline on any primary metric.\n");
-	sb_printf(b, "- Every other primary metric of every kernel: no difference shown "
-		     "(the Primary metrics table gives each ratio, CI and p).\n");
+	sb_printf(b, "- Every other primary metric of every kernel: no difference shown, or n/a "
+		     "where the run has no such scenario (the Primary metrics table gives each "
+		     "ratio, CI and p).\n");
 	for (size_t m = 0; m < NPRIMARY && d->aa >= 0; m++)
 		if (d->aa_t[m].v == V_BETTER || d->aa_t[m].v == V_WORSE) {
 			sb_printf(b, "- **The A/A copy differs from the baseline** on ");

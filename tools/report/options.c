@@ -269,7 +269,7 @@ void write_readahead(FILE *f, const struct results *res)
 struct fork_sum {
 	double forks, fork_ns, vma_ns, lock_ns, max_ns;
 	struct st_hist h;
-	int runs;
+	int runs, no_vma, no_lock; /* runs without the VMA or the lock figure */
 };
 
 static void fork_sum(const struct results *res, const char *kernel, const char *scen,
@@ -287,7 +287,15 @@ static void fork_sum(const struct results *res, const char *kernel, const char *
 		s->runs++;
 		s->forks += c->ops;
 		s->fork_ns += c->ops * c->lat.mean;
-		s->vma_ns += counter_delta(&r->stats, "vma_write_lock_wait_ns_fork");
+		double vma = counter_delta(&r->stats, "vma_write_lock_wait_ns_fork");
+
+		/* an older module has no such counter, a trace no by_comm */
+		if (isnan(vma))
+			s->no_vma++;
+		else
+			s->vma_ns += vma;
+		if (!r->tr.have_by_comm)
+			s->no_lock++;
 		s->lock_ns += r->tr.forker[LOCK_WRITE].wait_ns_total;
 		s->max_ns = c->lat.max > s->max_ns ? c->lat.max : s->max_ns;
 		if (st_hist_merge(&s->h, &c->lat.hist))
@@ -330,9 +338,21 @@ void write_fork_cost(FILE *f, const struct results *res)
 			double p50 = st_hist_quantile(&s.h, 0.5) / 1e6;
 			double p99 = n >= 100 ? st_hist_quantile(&s.h, 0.99) / 1e6 : NAN;
 			double max = s.max_ns;
-			fprintf(f, "| %s | %.0f (%d) | %.2f | %.2f | %.2f%s | %.3f | %.3f | %.2f |\n",
+			char cv[32], cl[32], cr[32];
+
+			/* a part some run lacks is n/a, and so is the rest */
+			snprintf(cv, sizeof(cv), "%.3f", vma);
+			snprintf(cl, sizeof(cl), "%.3f", lock);
+			snprintf(cr, sizeof(cr), "%.2f", mean - vma - lock);
+			if (s.no_vma)
+				snprintf(cv, sizeof(cv), "n/a");
+			if (s.no_lock)
+				snprintf(cl, sizeof(cl), "n/a");
+			if (s.no_vma || s.no_lock)
+				snprintf(cr, sizeof(cr), "n/a");
+			fprintf(f, "| %s | %.0f (%d) | %.2f | %.2f | %.2f%s | %s | %s | %s |\n",
 				res->kernels[k], n, s.runs, mean, p50, isnan(p99) ? max / 1e6 : p99,
-				isnan(p99) ? " (max)" : "", vma, lock, mean - vma - lock);
+				isnan(p99) ? " (max)" : "", cv, cl, cr);
 			st_hist_free(&s.h);
 		}
 	}

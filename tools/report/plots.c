@@ -172,12 +172,16 @@ static int plot_bars(const char *outdir, const char *base, const char *title,
 		fprintf(p.d, "%s", rowlabels[r]);
 		for (size_t c = 0; c < ncols; c++) {
 			double x = v[r * ncols + c];
-			fprintf(p.d, "\t%.6g", isnan(x) ? 0.0 : x);
+			/* n/a: no bar, and its label says so (not a 0) */
+			if (isnan(x))
+				fprintf(p.d, "\tn/a");
+			else
+				fprintf(p.d, "\t%.6g", x);
 		}
 		fprintf(p.d, "\n");
 	}
 	preamble(p.g, base, title);
-	fprintf(p.g, "set ylabel ");
+	fprintf(p.g, "set datafile missing 'n/a'\nset ylabel ");
 	gq(p.g, ylabel);
 	double top = 1;
 
@@ -201,10 +205,12 @@ static int plot_bars(const char *outdir, const char *base, const char *title,
 	 * can be read.  A cluster's boxes sit 1/(ncols + gap) apart around its
 	 * row's x. */
 	for (size_t c = 0; logy && !stacked && c < ncols; c++)
-		fprintf(p.g, ", \\\n     '%s' skip 1 using ($0 + (%zu - %.1f) / %zu.0):($%zu > 0.7 ? $%zu : 0.7):"
-			     "(sprintf('%%.0f', $%zu)) with labels rotate left font ',8' offset 0,0.4 "
-			     "notitle",
-			p.dat, c, (double)(ncols - 1) / 2, ncols + 1, c + 2, c + 2, c + 2);
+		fprintf(p.g, ", \\\n     '%s' skip 1 using ($0 + (%zu - %.1f) / %zu.0):"
+			     "(valid(%zu) && $%zu > 0.7 ? $%zu : 0.7):"
+			     "(valid(%zu) ? sprintf('%%g', $%zu) : 'n/a') with labels rotate left "
+			     "font ',8' offset 0,0.4 notitle",
+			p.dat, c, (double)(ncols - 1) / 2, ncols + 1, c + 2, c + 2, c + 2, c + 2,
+			c + 2);
 	fprintf(p.g, "\n");
 	return plot_close(&p, 1);
 }
