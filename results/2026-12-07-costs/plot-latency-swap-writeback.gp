@@ -1,0 +1,20 @@
+# written by rs-report; run: gnuplot plot-latency-swap-writeback.gp
+set terminal svg size 960,540 dynamic noenhanced font 'sans,12'
+set output 'plot-latency-swap-writeback.svg'
+set datafile separator '\t'
+set title 'swap-writeback: op latency of the swap class, fraction above x (runs pooled)'
+set key outside right top
+set grid ytics
+set logscale xy
+set format y '%g'
+set xlabel 'latency (µs)'
+set ylabel 'fraction above x (log)'
+set yrange [*:1.5]
+set grid xtics ytics
+plot 'plot-latency-swap-writeback.dat' index 0 using 1:2 with lines lw 2 title 'stock', \
+     'plot-latency-swap-writeback.dat' index 1 using 1:2 with lines lw 2 title 'rfc', \
+     'plot-latency-swap-writeback.dat' index 2 using 1:2 with lines lw 2 title 'v2', \
+     'plot-latency-swap-writeback.dat' index 3 using 1:2 with lines lw 2 title 'anon-only', \
+     'plot-latency-swap-writeback.dat' index 4 using 1:2 with lines lw 2 title 'retry-hard', \
+     'plot-latency-swap-writeback.dat' index 5 using 1:2 with lines lw 2 title 'no-drop', \
+     'plot-latency-swap-writeback.dat' index 6 using 1:2 with lines lw 2 title 'stock-aa'

@@ -1,0 +1,20 @@
+# written by rs-report; run: gnuplot plot-latency-vma-churn.gp
+set terminal svg size 960,540 dynamic noenhanced font 'sans,12'
+set output 'plot-latency-vma-churn.svg'
+set datafile separator '\t'
+set title 'vma-churn: op latency of the io class, fraction above x (runs pooled)'
+set key outside right top
+set grid ytics
+set logscale xy
+set format y '%g'
+set xlabel 'latency (µs)'
+set ylabel 'fraction above x (log)'
+set yrange [*:1.5]
+set grid xtics ytics
+plot 'plot-latency-vma-churn.dat' index 0 using 1:2 with lines lw 2 title 'stock', \
+     'plot-latency-vma-churn.dat' index 1 using 1:2 with lines lw 2 title 'rfc', \
+     'plot-latency-vma-churn.dat' index 2 using 1:2 with lines lw 2 title 'v2', \
+     'plot-latency-vma-churn.dat' index 3 using 1:2 with lines lw 2 title 'anon-only', \
+     'plot-latency-vma-churn.dat' index 4 using 1:2 with lines lw 2 title 'retry-hard', \
+     'plot-latency-vma-churn.dat' index 5 using 1:2 with lines lw 2 title 'no-drop', \
+     'plot-latency-vma-churn.dat' index 6 using 1:2 with lines lw 2 title 'stock-aa'
