@@ -52,7 +52,9 @@ done
 # make kept the objects built from newer ones (modpost: "symbol
 # 'rs_totals_start' undefined", 2026-12-07).  This checkout's module, then
 # 5e5a4e5's (before sysfs.c) with this checkout's scripts, then this one's
-# again: each must build, the last with sysfs.c in its .ko.
+# again: each must build, the last with sysfs.c in its .ko.  (nm's output
+# is read whole before grep -q: under pipefail an early grep exit fails nm
+# with SIGPIPE now and then.)
 kobj=$(obj_dir 7.3 stock)
 if [ -f "$kobj/Module.symvers" ] && git -C "$top" cat-file -e 5e5a4e5 2>/dev/null; then
 	old=$(mktemp -d "$RS_BUILD/old-checkout.XXXXXX")
@@ -60,9 +62,9 @@ if [ -f "$kobj/Module.symvers" ] && git -C "$top" cat-file -e 5e5a4e5 2>/dev/nul
 	cp -r "$top/scripts" "$old/"
 	if "$top/scripts/build-module" --kdir "$kobj" >/dev/null 2>"$old/build1.err" &&
 		"$old/scripts/build-module" --kdir "$kobj" >/dev/null 2>"$old/build2.err" &&
-		! nm "$(mod_dir "$kobj")/retryscope.ko" | grep -q ' rs_sysfs_init$' &&
+		syms=$(nm "$(mod_dir "$kobj")/retryscope.ko") && ! grep -q ' rs_sysfs_init$' <<<"$syms" &&
 		ko=$("$top/scripts/build-module" --kdir "$kobj" 2>"$old/build3.err") &&
-		nm "$ko" | grep -q ' rs_sysfs_init$'; then
+		syms=$(nm "$ko") && grep -q ' rs_sysfs_init$' <<<"$syms"; then
 		ok "build-module switching sources in one directory: 5e5a4e5's module without sysfs.c, then this one's with it"
 	else
 		tail -n 5 "$old"/build*.err | sed 's/^/#   /'
