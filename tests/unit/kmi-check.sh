@@ -126,7 +126,7 @@ for arch in x86_64 arm64; do
 	bad='' outside=()
 	read -ra outside <<<"$(sed -n 's/^FAIL: .*: //p' <<<"$out")"
 	for s in "${outside[@]}"; do
-		! cat "$gki"/android16-6.12/* | grep -qxF "$s" || bad+=" $s"
+		! grep -qxF -- "$s" "$gki"/android16-6.12/* || bad+=" $s"
 	done
 	t "$name: what it names as outside is in no list" "$bad" ""
 	t "$name: exit 1 exactly when it names one" "$rc" "$(grep -q '^FAIL: ' <<<"$out" && echo 1 || echo 0)"
