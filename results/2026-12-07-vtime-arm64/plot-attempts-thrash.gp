@@ -5,6 +5,7 @@ set datafile separator '\t'
 set title 'thrash: faults by attempts (median of runs, log scale)'
 set key outside right top
 set grid ytics
+set datafile missing 'n/a'
 set ylabel 'faults'
 set logscale y
 set yrange [0.5:1.66232e+06]
@@ -16,6 +17,8 @@ set xtics rotate by -30 left
 plot 'plot-attempts-thrash.dat' using 2:xtic(1) title columnheader(2), \
      'plot-attempts-thrash.dat' using 3 title columnheader(3), \
      'plot-attempts-thrash.dat' using 4 title columnheader(4), \
-     'plot-attempts-thrash.dat' skip 1 using ($0 + (0 - 1.0) / 4.0):($2 > 0.7 ? $2 : 0.7):(sprintf('%.0f', $2)) with labels rotate left font ',8' offset 0,0.4 notitle, \
-     'plot-attempts-thrash.dat' skip 1 using ($0 + (1 - 1.0) / 4.0):($3 > 0.7 ? $3 : 0.7):(sprintf('%.0f', $3)) with labels rotate left font ',8' offset 0,0.4 notitle, \
-     'plot-attempts-thrash.dat' skip 1 using ($0 + (2 - 1.0) / 4.0):($4 > 0.7 ? $4 : 0.7):(sprintf('%.0f', $4)) with labels rotate left font ',8' offset 0,0.4 notitle
+     'plot-attempts-thrash.dat' using 5 title columnheader(5), \
+     'plot-attempts-thrash.dat' skip 1 using ($0 + (0 - 1.5) / 5.0):(valid(2) && $2 > 0.7 ? $2 : 0.7):(valid(2) ? sprintf('%g', $2) : 'n/a') with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-thrash.dat' skip 1 using ($0 + (1 - 1.5) / 5.0):(valid(3) && $3 > 0.7 ? $3 : 0.7):(valid(3) ? sprintf('%g', $3) : 'n/a') with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-thrash.dat' skip 1 using ($0 + (2 - 1.5) / 5.0):(valid(4) && $4 > 0.7 ? $4 : 0.7):(valid(4) ? sprintf('%g', $4) : 'n/a') with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-thrash.dat' skip 1 using ($0 + (3 - 1.5) / 5.0):(valid(5) && $5 > 0.7 ? $5 : 0.7):(valid(5) ? sprintf('%g', $5) : 'n/a') with labels rotate left font ',8' offset 0,0.4 notitle

@@ -13,4 +13,5 @@ set yrange [*:1.5]
 set grid xtics ytics
 plot 'plot-latency-same-pages-memcg.dat' index 0 using 1:2 with lines lw 2 title 'stock', \
      'plot-latency-same-pages-memcg.dat' index 1 using 1:2 with lines lw 2 title 'rfc', \
-     'plot-latency-same-pages-memcg.dat' index 2 using 1:2 with lines lw 2 title 'stock-aa'
+     'plot-latency-same-pages-memcg.dat' index 2 using 1:2 with lines lw 2 title 'v2', \
+     'plot-latency-same-pages-memcg.dat' index 3 using 1:2 with lines lw 2 title 'stock-aa'
