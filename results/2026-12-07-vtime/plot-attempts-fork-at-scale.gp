@@ -5,6 +5,7 @@ set datafile separator '\t'
 set title 'fork-at-scale: faults by attempts (median of runs, log scale)'
 set key outside right top
 set grid ytics
+set datafile missing 'n/a'
 set ylabel 'faults'
 set logscale y
 set yrange [0.5:3.06384e+06]
@@ -20,10 +21,10 @@ plot 'plot-attempts-fork-at-scale.dat' using 2:xtic(1) title columnheader(2), \
      'plot-attempts-fork-at-scale.dat' using 6 title columnheader(6), \
      'plot-attempts-fork-at-scale.dat' using 7 title columnheader(7), \
      'plot-attempts-fork-at-scale.dat' using 8 title columnheader(8), \
-     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (0 - 3.0) / 8.0):($2 > 0.7 ? $2 : 0.7):(sprintf('%.0f', $2)) with labels rotate left font ',8' offset 0,0.4 notitle, \
-     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (1 - 3.0) / 8.0):($3 > 0.7 ? $3 : 0.7):(sprintf('%.0f', $3)) with labels rotate left font ',8' offset 0,0.4 notitle, \
-     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (2 - 3.0) / 8.0):($4 > 0.7 ? $4 : 0.7):(sprintf('%.0f', $4)) with labels rotate left font ',8' offset 0,0.4 notitle, \
-     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (3 - 3.0) / 8.0):($5 > 0.7 ? $5 : 0.7):(sprintf('%.0f', $5)) with labels rotate left font ',8' offset 0,0.4 notitle, \
-     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (4 - 3.0) / 8.0):($6 > 0.7 ? $6 : 0.7):(sprintf('%.0f', $6)) with labels rotate left font ',8' offset 0,0.4 notitle, \
-     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (5 - 3.0) / 8.0):($7 > 0.7 ? $7 : 0.7):(sprintf('%.0f', $7)) with labels rotate left font ',8' offset 0,0.4 notitle, \
-     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (6 - 3.0) / 8.0):($8 > 0.7 ? $8 : 0.7):(sprintf('%.0f', $8)) with labels rotate left font ',8' offset 0,0.4 notitle
+     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (0 - 3.0) / 8.0):(valid(2) && $2 > 0.7 ? $2 : 0.7):(valid(2) ? sprintf('%g', $2) : 'n/a') with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (1 - 3.0) / 8.0):(valid(3) && $3 > 0.7 ? $3 : 0.7):(valid(3) ? sprintf('%g', $3) : 'n/a') with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (2 - 3.0) / 8.0):(valid(4) && $4 > 0.7 ? $4 : 0.7):(valid(4) ? sprintf('%g', $4) : 'n/a') with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (3 - 3.0) / 8.0):(valid(5) && $5 > 0.7 ? $5 : 0.7):(valid(5) ? sprintf('%g', $5) : 'n/a') with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (4 - 3.0) / 8.0):(valid(6) && $6 > 0.7 ? $6 : 0.7):(valid(6) ? sprintf('%g', $6) : 'n/a') with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (5 - 3.0) / 8.0):(valid(7) && $7 > 0.7 ? $7 : 0.7):(valid(7) ? sprintf('%g', $7) : 'n/a') with labels rotate left font ',8' offset 0,0.4 notitle, \
+     'plot-attempts-fork-at-scale.dat' skip 1 using ($0 + (6 - 3.0) / 8.0):(valid(8) && $8 > 0.7 ? $8 : 0.7):(valid(8) ? sprintf('%g', $8) : 'n/a') with labels rotate left font ',8' offset 0,0.4 notitle
