@@ -70,24 +70,16 @@ double primary_value(size_t p, const struct run *r)
 static size_t pooled(const struct results *res, const char *scen, const struct row *row,
 		     const char *cls, int ka, int kb, double **out)
 {
-	double *v = xcalloc(res->n + 1, sizeof(*v));
-	size_t n = 0;
+	size_t n = row_runs(res, res->kernels[ka], scen, row, cls, out), m;
+	double *vb;
 
-	for (size_t i = 0; i < res->n; i++) {
-		const struct run *r = &res->r[i];
-
-		if (!run_counted(r) || strcmp(r->scenario, scen))
-			continue;
-		if (strcmp(r->kernel, res->kernels[ka]) &&
-		    (kb < 0 || strcmp(r->kernel, res->kernels[kb])))
-			continue;
-		double x = row_value(row, cls, r);
-
-		if (!isnan(x))
-			v[n++] = x;
-	}
-	*out = v;
-	return n;
+	if (kb < 0)
+		return n;
+	/* row_runs() leaves room for every run of the results: kb's fit */
+	m = row_runs(res, res->kernels[kb], scen, row, cls, &vb);
+	memcpy(*out + n, vb, m * sizeof(*vb));
+	free(vb);
+	return n + m;
 }
 
 /* FNV-1a of two strings: the bootstrap's seed, the same in every report. */

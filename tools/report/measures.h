@@ -190,8 +190,9 @@ double noise_band(const struct results *res, const char *scen, const struct row 
  * that does not say its count. */
 int latency_resolves(const struct latency *l, double q);
 
-/* The row's value in every run of kernel's scen that did not fail, in
- * *out (free() it); returns how many. */
+/* The row's value in every counted run (run_counted) of kernel's scen, in
+ * *out (free() it; it has room for res->n values, so that another
+ * kernel's can be appended); returns how many. */
 size_t row_runs(const struct results *res, const char *kernel, const char *scen,
 		const struct row *row, const char *cls, double **out);
 
