@@ -353,7 +353,9 @@ source_tarball() {
 # it or edit it: every other tree is a hard-linked copy of it.
 pristine_tree() {
 	local base=$1 tarball dir want
-	tarball=$(source_tarball "$base")
+	# (a command substitution does not inherit set -e: stop here, not at
+	# the stat of an empty path below)
+	tarball=$(source_tarball "$base") || exit 1
 	dir=$RS_BUILD/src/$base/linux
 	want=$(stat -c '%s %Y' "$tarball")
 	if [ "$(cat "$dir/.retryscope-pristine" 2>/dev/null)" != "$want" ]; then

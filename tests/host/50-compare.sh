@@ -205,6 +205,22 @@ else
 	not_ok "--run-id $rid --runs 2 adds run 2 to the 1-run compare"
 fi
 
+# A kernel whose every run of the run id is filed is not built again (adding
+# variants to a run id, issue 28's arm64 options): patched's run 2 removed,
+# the same command keeps stock without build-kernel and captures patched's.
+rm -rf "${res3:?}/$rid/patched/minor/2"
+if "$top/scripts/compare" --variants "stock patched" --runs 2 --scenarios "minor:--duration,0.3" \
+	--no-selftests --no-aa --results "$res3" --run-id "$rid" >"$RS_BUILD/check/compare-add.log" 2>&1 &&
+	grep -q 'kernel: stock: every run of it is filed from this configuration, not built' "$RS_BUILD/check/compare-add.log" &&
+	grep -qx '==> \[ *[0-9]*s\] kernel: patched' "$RS_BUILD/check/compare-add.log" &&
+	[ "$(stat -c %Y "$res3/$rid/stock/minor/1/status")" = "$stock_status" ] &&
+	[ "$(status_get "$res3/$rid/patched/minor/2/status" result)" = ok ]; then
+	ok "a kernel with every run filed is not built; the other one's missing run is captured"
+else
+	tail -n 10 "$RS_BUILD/check/compare-add.log" | sed 's/^/#   /'
+	not_ok "compare builds only the kernels with runs to capture"
+fi
+
 # scripts/host-independence end to end, short: one run of minor idle and
 # one beside the hog.  The hog must be seen by the host (busy share over the
 # hog run's window) and not by the guest's counts' file and table: pair.md
