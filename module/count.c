@@ -12,18 +12,22 @@
 #include "trace.h"
 
 bool rs_entry_model __read_mostly;
+bool rs_light __read_mostly;
 
-void rs_model_select(bool entry_model)
+void rs_model_select(bool entry_model, bool light)
 {
 	/* trace.h exports every cause with TRACE_DEFINE_ENUM */
 	BUILD_BUG_ON(RS_TRACE_CAUSES_EXPORTED != RS_NR_CAUSES);
 	rs_entry_model = entry_model;
+	rs_light = entry_model && light;
 }
 
-/* Which counting model the handlers follow: "entry" or "return". */
+/* Which counting model the handlers follow: "entry", "entry-light" or "return". */
 const char *rs_model_name(void)
 {
-	return rs_entry_model ? "entry" : "return";
+	if (!rs_entry_model)
+		return "return";
+	return rs_light ? "entry-light" : "entry";
 }
 
 /*

@@ -17,11 +17,13 @@
 /*
  * Which model the handlers follow: set by rs_model_select() at attach,
  * before any hook runs.  true: the entry model (backend=auto, ftrace);
- * false: the return model (backend=fprobe, kprobe).
+ * false: the return model (backend=fprobe, kprobe).  rs_light: the entry
+ * model without its handle_mm_fault() hook (light=1, main.c).
  */
 extern bool rs_entry_model __read_mostly;
+extern bool rs_light __read_mostly;
 
-void rs_model_select(bool entry_model);
+void rs_model_select(bool entry_model, bool light);
 const char *rs_model_name(void);
 
 /* An attempt returned VM_FAULT_RETRY for @cause (one of rs_retry_cause()). */

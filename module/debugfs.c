@@ -37,9 +37,11 @@ static int rs_stats_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	rs_stats_read(sums);
 	for (i = 0; i < RS_NR_COUNTERS; i++)
-		seq_printf(m, "%s %llu\n", rs_counter_names[i], sums[i]);
+		if (rs_counter_shown(i))
+			seq_printf(m, "%s %llu\n", rs_counter_names[i], sums[i]);
 	kfree(sums);
-	seq_printf(m, "attempts_max %llu\n", rs_stats_attempts_max());
+	if (rs_attempts_max_shown())
+		seq_printf(m, "attempts_max %llu\n", rs_stats_attempts_max());
 	seq_printf(m, "probe_nmissed %llu\n", rs_probes_nmissed());
 	return 0;
 }

@@ -38,6 +38,11 @@
  * backend=kprobe use return probes and see all of these, at several times
  * the cost.
  *
+ * light=1 (rs_light) is this model without the handle_mm_fault() hook:
+ * no attempt starts, so a retry is counted only from its I/O return, and
+ * a user fallback that follows none is not_io (an abort or a retry the
+ * I/O probes did not see); the counters of the starts are not shown.
+ *
  * Callers have checked the filter and run with preemption disabled.
  */
 #include <linux/mm.h>
@@ -225,11 +230,17 @@ void rs_em_lock_mm(unsigned long address, struct pt_regs *regs)
 		/*
 		 * lock_vma_under_rcu() returned NULL: for a new user fault,
 		 * or for the series' retry of a pending one (RETRY_VMA).
+		 * light=1, which has no attempt's start, cannot tell that
+		 * from a retry no I/O probe saw: both are not_io.
 		 */
 		if (!(pending && rs_state_is_retry(&ts)))
 			rs_em_new_fault(&ts);
-		rs_inc(RS_vma_lock_abort);
-		cause = RS_CAUSE_vma_abort;
+		if (rs_light) {
+			cause = RS_CAUSE_not_io;
+		} else {
+			rs_inc(RS_vma_lock_abort);
+			cause = RS_CAUSE_vma_abort;
+		}
 	} else {
 		rs_em_new_fault(&ts);
 		cause = RS_CAUSE_no_vma_lock;
@@ -265,7 +276,13 @@ void rs_em_io_return(unsigned long address, unsigned int vmf_flags,
 			ts.flags = (vmf_flags & RS_FAULT_FLAG_VMA_LOCK ?
 				    RS_TF_VMA : 0) |
 				   (vmf_flags & FAULT_FLAG_USER ? RS_TF_USER : 0);
-			ts.attempt = 1;
+			/*
+			 * light=1 sees no attempt's start: a retry of
+			 * the fault it saw retry last is its next one
+			 * (a retry no I/O probe saw is not numbered)
+			 */
+			ts.attempt = rs_light && rs_state_same_fault(&ts, address) ?
+				     ts.attempt + 1 : 1;
 			ts.tag = rs_tag(address);
 		}
 		rs_em_retried(&ts, retry_state, address, vmf_flags, ret);

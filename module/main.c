@@ -33,6 +33,15 @@
  *                   in I/O at once needs as many.
  *                   fprobes keep their state on the task's function-graph
  *                   stack and have no such limit
+ *   light=1         no probe on the common fault path: the entry model
+ *                   without its handle_mm_fault() hook (and without
+ *                   __vma_start_write()), for kernels where that hook is
+ *                   a kprobe (GKI: no function tracer).  Retries and
+ *                   fallbacks after file and swap I/O, drop sites and
+ *                   lock waits are counted; attempts, successes and
+ *                   aborts are not, and their counters are not shown
+ *                   (docs/counters.md, "Light mode").  backend=auto or
+ *                   ftrace; not with fault_around=1
  *   totals_ms=N     every N ms (default 1000; 0: never; 10 to 60000) a
  *                   retryscope_counter trace event per counter that
  *                   changed, while that event is on (totals.c)
@@ -54,6 +63,7 @@
 #include "filter.h"
 #include "latency.h"
 #include "probes.h"
+#include "stats.h"
 #include "sysfs.h"
 #include "task_state.h"
 #include "totals.h"
@@ -87,6 +97,10 @@ MODULE_PARM_DESC(skip, "probes to leave off, comma-separated symbols; mmap_lock:
 static bool fault_around;
 module_param(fault_around, bool, 0444);
 MODULE_PARM_DESC(fault_around, "also probe filemap_map_pages, to time the retried file faults that finish in the fault-around (most do); costs about 1% of the file minor-fault rate");
+
+static bool light;
+module_param(light, bool, 0444);
+MODULE_PARM_DESC(light, "no probe on the common fault path: retries and fallbacks after I/O only (docs/counters.md)");
 
 static unsigned int totals_ms = 1000;
 module_param(totals_ms, uint, 0444);
@@ -160,9 +174,21 @@ static int __init rs_check_params(void)
 		return -EINVAL;
 	}
 	err = rs_probes_check_skip(skip);
+	if (!err)
+		err = rs_parse_backend();
 	if (err)
 		return err;
-	return rs_parse_backend();
+	if (light && (rs_backend == RS_BACKEND_KPROBE ||
+		      rs_backend == RS_BACKEND_FPROBE)) {
+		pr_err("retryscope: light=1 is the entry model's: backend=auto or ftrace, not %s\n",
+		       rs_backend_names[rs_backend]);
+		return -EINVAL;
+	}
+	if (light && fault_around) {
+		pr_err("retryscope: light=1 leaves filemap_map_pages() off: not with fault_around=1\n");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* sysfs, debugfs where it was created, then the histograms they read */
@@ -189,6 +215,8 @@ static int __init rs_init(void)
 	if (!maxactive)
 		maxactive = min(64 * num_possible_cpus(), RS_MAXACTIVE_LIMIT);
 
+	/* before sysfs and debugfs, which show what light=1 counts */
+	rs_stats_set_light(light);
 	err = rs_lat_init();
 	if (err)
 		return err;
@@ -210,8 +238,8 @@ static int __init rs_init(void)
 	 * it on; a task_struct reused after that would inherit the state.
 	 */
 	tps = rs_tracepoints_attach(skip);
-	err = rs_probes_attach(rs_backend, skip, fault_around, maxactive,
-			       &probes, &wanted);
+	err = rs_probes_attach(rs_backend, skip, fault_around, light,
+			       maxactive, &probes, &wanted);
 	if (err) {
 		pr_err("retryscope: no probe could be attached (%d): not loading\n",
 		       err);

@@ -94,6 +94,7 @@
 	RS_COUNTER(fallback_after_swap_io)				\
 	RS_COUNTER(fallback_after_other_retry)				\
 	RS_COUNTER(fallback_no_vma_lock)				\
+	RS_COUNTER(fallback_not_io)					\
 	RS_COUNTER(fallback_site_filemap_readahead)			\
 	RS_COUNTER(fallback_site_filemap_locked_folio)			\
 	RS_COUNTER(fallback_site_filemap_uptodate)			\
@@ -186,6 +187,8 @@
  * swap_io      do_swap_page() returned VM_FAULT_RETRY
  * other_retry  any other VM_FAULT_RETRY
  * no_vma_lock  no per-VMA lock attempt preceded the fallback
+ * not_io       light=1 only: vma_abort or other_retry, which it cannot
+ *              tell apart (it has no probe on handle_mm_fault())
  */
 #define RS_CAUSE_LIST RS_LIST(						\
 	RS_CAUSE(none)							\
@@ -193,7 +196,8 @@
 	RS_CAUSE(file_io)						\
 	RS_CAUSE(swap_io)						\
 	RS_CAUSE(other_retry)						\
-	RS_CAUSE_LAST(no_vma_lock))
+	RS_CAUSE(no_vma_lock)						\
+	RS_CAUSE_LAST(not_io))
 
 #define RS_THREAD_CLASS_LIST RS_LIST(					\
 	RS_THREAD_CLASS(rt)						\

@@ -3,15 +3,18 @@
  * Layer 4 (probes): the probe table, one hook per symbol of the fault
  * path, and the backends that attach it.
  *
- *   symbol                entry model (auto, ftrace)   return model (fprobe, kprobe)
- *   lock_vma_under_rcu    -                            return probe
- *   handle_mm_fault       entry hook                   return probe
- *   filemap_fault         return probe                 return probe
- *   do_swap_page          return probe                 return probe
- *   shmem_fault           return probe                 -
- *   lock_mm_and_find_vma  return probe                 return probe
- *   filemap_map_pages     return probe                 return probe
- *   __vma_start_write     return probe                 return probe
+ *   symbol                entry model (auto, ftrace)   return model (fprobe, kprobe)   light=1
+ *   lock_vma_under_rcu    -                            return probe                    -
+ *   handle_mm_fault       entry hook                   return probe                    -
+ *   filemap_fault         return probe                 return probe                    return probe
+ *   do_swap_page          return probe                 return probe                    return probe
+ *   shmem_fault           return probe                 -                               return probe
+ *   lock_mm_and_find_vma  return probe                 return probe                    return probe
+ *   filemap_map_pages     return probe                 return probe                    -
+ *   __vma_start_write     return probe                 return probe                    -
+ *
+ * light=1 is the entry model without the probes that run on every fault
+ * (or in every fork()): what it still counts is in docs/counters.md.
  *
  * An entry hook is an ftrace_ops callback (a kprobe where ftrace cannot
  * take the symbol); a return probe is an fprobe (a kretprobe where fprobe
@@ -253,6 +256,7 @@ struct rs_probe {
 	const char *symbol;
 	bool core;			/* the module refuses to load without it */
 	bool opt_in;			/* off unless fault_around=1 */
+	bool common;			/* on every fault (or fork()): off with light=1 */
 	enum rs_hook hook_by[RS_NR_MODELS];
 	/* set at attach */
 	enum rs_hook hook;		/* hook_by[] of the model in use */
@@ -270,22 +274,25 @@ struct rs_probe {
 };
 
 static struct rs_probe rs_probes[RS_NR_PROBES] = {
-	/* symbol, core probe, opt-in, hook in the entry model, in the return model */
-	[RS_P_LOCK_VMA] = { "lock_vma_under_rcu", false, false,
+	/*
+	 * symbol, core probe, opt-in, common path, hook in the entry model,
+	 * in the return model
+	 */
+	[RS_P_LOCK_VMA] = { "lock_vma_under_rcu", false, false, true,
 		{ RS_HOOK_NONE, RS_HOOK_RETURN } },
-	[RS_P_HANDLE_MM_FAULT] = { "handle_mm_fault", true, false,
+	[RS_P_HANDLE_MM_FAULT] = { "handle_mm_fault", true, false, true,
 		{ RS_HOOK_ENTRY, RS_HOOK_RETURN } },
-	[RS_P_FILEMAP_FAULT] = { "filemap_fault", false, false,
+	[RS_P_FILEMAP_FAULT] = { "filemap_fault", false, false, false,
 		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
-	[RS_P_DO_SWAP_PAGE] = { "do_swap_page", false, false,
+	[RS_P_DO_SWAP_PAGE] = { "do_swap_page", false, false, false,
 		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
-	[RS_P_SHMEM_FAULT] = { "shmem_fault", false, false,
+	[RS_P_SHMEM_FAULT] = { "shmem_fault", false, false, false,
 		{ RS_HOOK_RETURN, RS_HOOK_NONE } },
-	[RS_P_LOCK_MM] = { "lock_mm_and_find_vma", false, false,
+	[RS_P_LOCK_MM] = { "lock_mm_and_find_vma", false, false, false,
 		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
-	[RS_P_MAP_PAGES] = { "filemap_map_pages", false, true,
+	[RS_P_MAP_PAGES] = { "filemap_map_pages", false, true, true,
 		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
-	[RS_P_VMA_WRITE] = { "__vma_start_write", false, false,
+	[RS_P_VMA_WRITE] = { "__vma_start_write", false, false, true,
 		{ RS_HOOK_RETURN, RS_HOOK_RETURN } },
 };
 
@@ -367,6 +374,8 @@ const char *rs_probe_why(int err)
 		return "off by default (fault_around=1 turns it on)";
 	case -EALREADY:
 		return "not used by this counting model (docs/counters.md)";
+	case -EXDEV:
+		return "left off (light=1: no probe on the common fault path)";
 	case -EPROTO:
 		return "not attached (prototype unknown to the compile tests)";
 	case -EOPNOTSUPP:
@@ -566,8 +575,8 @@ static void rs_probe_attach(struct rs_probe *p, unsigned int id,
 }
 
 int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
-		     bool opt_in, int maxactive, unsigned int *attached,
-		     unsigned int *wanted)
+		     bool opt_in, bool light, int maxactive,
+		     unsigned int *attached, unsigned int *wanted)
 {
 	bool entry_model = backend == RS_BACKEND_AUTO ||
 			   backend == RS_BACKEND_FTRACE;
@@ -576,7 +585,7 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 
 	*attached = 0;
 	*wanted = 0;
-	rs_model_select(entry_model);
+	rs_model_select(entry_model, light);
 	for (i = 0; i < RS_NR_PROBES; i++) {
 		struct rs_probe *p = &rs_probes[i];
 
@@ -589,6 +598,10 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 		}
 		if (p->opt_in && !opt_in) {
 			p->err = -EPERM;
+			continue;
+		}
+		if (light && p->common) {
+			p->err = -EXDEV;
 			continue;
 		}
 		(*wanted)++;

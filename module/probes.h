@@ -21,10 +21,13 @@ enum rs_backend_choice {
 bool rs_fprobe_available(void);
 bool rs_ftrace_available(void);
 int rs_probes_check_skip(const char *skip);
-/* opt_in: attach the probes that are off by default (fault_around=1) */
+/*
+ * opt_in: attach the probes that are off by default (fault_around=1);
+ * light: leave off every probe on the common fault path (light=1)
+ */
 int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
-		     bool opt_in, int maxactive, unsigned int *attached,
-		     unsigned int *wanted);
+		     bool opt_in, bool light, int maxactive,
+		     unsigned int *attached, unsigned int *wanted);
 void rs_probes_detach(void);
 const char *rs_probes_backend(void);
 void rs_probes_show(struct seq_file *m);

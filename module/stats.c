@@ -3,6 +3,7 @@
  * Layer 1 (counters): the per-CPU counters, their names and the tables
  * that pick a counter by cause, lock mode, thread class and caller.
  */
+#include <linux/bitmap.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -63,6 +64,9 @@ const struct rs_cause_counters rs_cause_counters[RS_NR_CAUSES] = {
 	},
 	[RS_CAUSE_no_vma_lock] = {
 		RS_NO_COUNTER, RS_NO_COUNTER, RS_fallback_no_vma_lock
+	},
+	[RS_CAUSE_not_io] = {
+		RS_NO_COUNTER, RS_NO_COUNTER, RS_fallback_not_io
 	},
 };
 
@@ -172,6 +176,54 @@ u64 rs_stats_read_one(enum rs_counter i)
 	v = rs_stats_raw(i) - rs_base[i];
 	mutex_unlock(&rs_reset_lock);
 	return max(v, 0LL);
+}
+
+/*
+ * What light=1 cannot count (docs/counters.md, "Light mode"): the counters
+ * of the handle_mm_fault() entry hook (every attempt's start, and what is
+ * inferred from the next one: other retries, retries kept on the VMA lock,
+ * aborts told apart from other retries) and every vma_write_lock_* counter
+ * (__vma_start_write(), in every fork()).  fallback_not_io is light=1's.
+ */
+static const enum rs_counter rs_light_unseen[] = {
+	RS_user_faults, RS_major_faults, RS_vma_lock_success,
+	RS_vma_lock_abort, RS_vma_lock_retry, RS_fault_retry,
+	RS_fault_retry_other, RS_retry_kept_vma_lock,
+	RS_retry_kept_after_file_io, RS_retry_kept_after_swap_io,
+	RS_retry_kept_after_other_retry, RS_fallback_vma_abort,
+	RS_fallback_after_other_retry, RS_attempts_1, RS_attempts_2,
+	RS_attempts_3, RS_attempts_4plus, RS_faults_abandoned,
+};
+
+#define RS_VMW_PREFIX "vma_write_lock_"
+
+static bool rs_light;
+static DECLARE_BITMAP(rs_hidden, RS_NR_COUNTERS);
+
+void rs_stats_set_light(bool light)
+{
+	unsigned int i;
+
+	rs_light = light;
+	bitmap_zero(rs_hidden, RS_NR_COUNTERS);
+	if (!light)
+		return;
+	for (i = 0; i < ARRAY_SIZE(rs_light_unseen); i++)
+		__set_bit(rs_light_unseen[i], rs_hidden);
+	for (i = 0; i < RS_NR_COUNTERS; i++)
+		if (!strncmp(rs_counter_names[i], RS_VMW_PREFIX,
+			     strlen(RS_VMW_PREFIX)))
+			__set_bit(i, rs_hidden);
+}
+
+bool rs_counter_shown(enum rs_counter i)
+{
+	return !test_bit(i, rs_hidden);
+}
+
+bool rs_attempts_max_shown(void)
+{
+	return !rs_light;
 }
 
 u64 rs_stats_attempts_max(void)

@@ -217,4 +217,14 @@ u64 rs_stats_read_one(enum rs_counter i);
 u64 rs_stats_attempts_max(void);
 void rs_stats_reset(void);
 
+/*
+ * light=1 (main.c) counts without the probes on every fault: the counters
+ * only those probes feed are not shown (debugfs "stats", sysfs, the
+ * periodic events), since a 0 there would read as "none happened".  Set
+ * once at load, before any interface is created.
+ */
+void rs_stats_set_light(bool light);
+bool rs_counter_shown(enum rs_counter i);
+bool rs_attempts_max_shown(void);
+
 #endif /* RETRYSCOPE_STATS_H */

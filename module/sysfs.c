@@ -36,7 +36,22 @@ struct rs_counter_attr {
 static struct kobject *rs_kobj;
 static struct rs_counter_attr *rs_cattrs;
 static struct attribute **rs_cattr_list;
-static struct attribute_group rs_counters_group = { .name = "counters" };
+
+/* light=1: the counters it cannot count have no file (rs_counter_shown()) */
+static umode_t rs_counter_visible(struct kobject *kobj, struct attribute *attr,
+				  int n)
+{
+	if (n < RS_NR_COUNTERS)
+		return rs_counter_shown(n) ? attr->mode : 0;
+	if (n == RS_NR_COUNTERS)
+		return rs_attempts_max_shown() ? attr->mode : 0;
+	return attr->mode;
+}
+
+static struct attribute_group rs_counters_group = {
+	.name = "counters",
+	.is_visible = rs_counter_visible,
+};
 
 static ssize_t rs_counter_show(struct kobject *kobj, struct kobj_attribute *attr,
 			       char *buf)

@@ -41,7 +41,8 @@ static void rs_totals_fn(struct work_struct *work)
 	if (on) {
 		rs_stats_read(rs_totals_now);
 		for (i = 0; i < RS_NR_COUNTERS; i++)
-			if (!rs_totals_was_on || rs_totals_now[i] != rs_totals_last[i])
+			if (rs_counter_shown(i) &&
+			    (!rs_totals_was_on || rs_totals_now[i] != rs_totals_last[i]))
 				trace_retryscope_counter(rs_counter_names[i],
 							 rs_totals_now[i]);
 		swap(rs_totals_last, rs_totals_now);

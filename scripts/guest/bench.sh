@@ -1,10 +1,11 @@
 #!/bin/sh
 # scripts/guest/bench.sh KO REPS [CONFIGS] (in the guest): minor-fault rate
-# in each configuration of CONFIGS (default: the six of scripts/bench):
+# in each configuration of CONFIGS (default: the seven of scripts/bench):
 #   none      no probes
 #   entry     retryscope.ko as it loads by default (entry model, ftrace_ops
 #             entry hooks)
 #   around    the same with fault_around=1 (as scripts/capture loads it)
+#   light     light=1: no probe on the common fault path (docs/counters.md)
 #   fprobe    the return model on fprobes; kprobe: on kprobes/kretprobes
 #   bpftrace  the same counting in bpftrace (tools/bench/retryscope.bt)
 #   hook      the default with a filter that rejects every task (tgid=
@@ -13,7 +14,7 @@
 # Writes /out/bench.txt: "kind config rep faults_per_s".
 set -u
 ko=$1 reps=$2
-configs=${3:-none entry around fprobe kprobe bpftrace}
+configs=${3:-none entry around light fprobe kprobe bpftrace}
 bt=$(dirname "$0")/../../tools/bench/retryscope.bt
 res=/out/bench.txt
 : >"$res"
@@ -45,10 +46,11 @@ fi
 one() { # one KIND CONFIG REP
 	case $2 in
 	none) run "$1" none "$3" ;;
-	entry | around | kprobe | fprobe | hook | nolock)
+	entry | around | light | kprobe | fprobe | hook | nolock)
 		case $2 in
 		entry) be= ;; # the default (backend=auto), as a user loads it
 		around) be=fault_around=1 ;;
+		light) be=light=1 ;;
 		hook) be=tgid=2147483647 ;;
 		nolock) be=skip=mmap_lock ;;
 		*) be=backend=$2 ;;

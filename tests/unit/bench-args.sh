@@ -69,6 +69,18 @@ else
 	echo "not ok - bench --gki --from: want fprobe n/a and ratios 0.970 0.960 0.900 0.800 in:"
 	printf "%s\n" "$out" | sed "s/^/#   /"
 fi
+# light=1's table (issue 30): a run with a light configuration gets its
+# own rows: anon none 1000, light 995, bpftrace 800: 0.995 and 0.03 of
+# bpftrace's overhead; the entry/none paired ratio beside it.
+sed 's/^\(anon\|file\) entry \([0-9]*\) 970$/&\n\1 light \2 995/' "$tmp/gki.txt" >"$tmp/light.txt"
+out=$("$top/scripts/bench" --gki --from "$tmp/light.txt" 2>&1) || true
+if grep -qE '^\| anon \| 1000 \| 995 \| 0\.995 \| 0\.995 \| 0\.970 \| 0\.03 \|$' <<<"$out"; then
+	echo "ok - bench --from a run with light=1: its table, 0.995 and 0.03 of bpftrace's overhead"
+else
+	fail=1
+	echo "not ok - bench --from a run with light=1: want light 995, 0.995, 0.03 in:"
+	printf "%s\n" "$out" | sed "s/^/#   /"
+fi
 # The committed runs: --from gives back their tables' rows.
 for d in bench bench-arm64 bench-gki; do
 	r=$top/results/$d

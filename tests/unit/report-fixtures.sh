@@ -768,11 +768,11 @@ tr=$fx/trace
 u=$tmp/uprobe.json
 jeq "rs-trace: tool and version" "$u" '[d["tool"], d["version"], d["cpus"]]' '["rs-trace", 1, 2]'
 jeq "rs-trace: workload retries (uprobe stand-ins)" "$u" 'd["retries"]' \
-	'{"total": 15, "kept_vma_lock": 10, "by_cause": {"vma_abort": 0, "file_io": 10, "swap_io": 5, "other_retry": 0, "no_vma_lock": 0}}'
+	'{"total": 15, "kept_vma_lock": 10, "by_cause": {"vma_abort": 0, "file_io": 10, "swap_io": 5, "other_retry": 0, "no_vma_lock": 0, "not_io": 0}}'
 jeq "rs-trace: workload fallbacks by cause" "$u" 'd["fallbacks_by_cause"]' \
-	'{"vma_abort": 3, "file_io": 0, "swap_io": 0, "other_retry": 1, "no_vma_lock": 2}'
+	'{"vma_abort": 3, "file_io": 0, "swap_io": 0, "other_retry": 1, "no_vma_lock": 2, "not_io": 0}'
 jeq "rs-trace: workload retry_kept events" "$u" 'd["retry_kept_events"]' \
-	'{"total": 10, "by_cause": {"vma_abort": 0, "file_io": 10, "swap_io": 0, "other_retry": 0, "no_vma_lock": 0}}'
+	'{"total": 10, "by_cause": {"vma_abort": 0, "file_io": 10, "swap_io": 0, "other_retry": 0, "no_vma_lock": 0, "not_io": 0}}'
 jeq "rs-trace: workload max_attempt" "$u" 'd["max_attempt"]' '7'
 jeq "rs-trace: non-workload task counted in all only" "$u" \
 	'[d["retryscope_all"]["retries"]["total"], d["retryscope_all"]["fallbacks_by_cause"]["file_io"], d["retryscope_all"]["retry_kept_events"]["total"], d["retryscope_all"]["max_attempt"]]' \

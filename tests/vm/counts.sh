@@ -25,8 +25,11 @@
 # between 6.12 and 7.3).
 #   vmawrite mprotect() and fork() while a fault reads a cold page of the
 #            VMA: the VMA write lock's waits (all of them on no-drop)
+#   light    light=1 (no probe on the common fault path): the counters it
+#            cannot count are not shown; threads and thrash against
+#            /proc/vmstat's vma_lock_abort + vma_lock_retry and pgmajfault
 # CASES: some of "threads signal efault truncate reset widen uffd cowfirst
-# samepage thrash dropsite vmawrite" (default: all).  truncate, samepage and dropsite need the swap disk
+# samepage thrash dropsite vmawrite light" (default: all).  truncate, samepage and dropsite need the swap disk
 # (--swap-disk), used as a scratch disk (dropsite puts a swap file on it).
 # Needs rs-edgecase on PATH and the test disk at /mnt/disk.
 set -u
@@ -543,4 +546,86 @@ if want uffd; then
 	log_checkpoint "before the skip= cases"
 	skip_cases
 	kernel_log_clean "after the skip= cases"
+fi
+
+# light=1 (issue 30): no probe on the common fault path.  What it cannot
+# count is not shown at all; what it shows is held against /proc/vmstat.
+# A user fallback follows a VMA-lock attempt that aborted or retried, or
+# an attempt under mmap_lock that retried, which only a ->fault called
+# under mmap_lock can do (a first attempt there: the VMA-lock one retried
+# for another reason), once per call: so the fallbacks (after I/O plus
+# not_io) are at most vma_lock_abort + vma_lock_retry + M, M the file and
+# swap ->fault calls under mmap_lock, and on stock, where every abort and
+# retry falls back, at least vma_lock_abort + vma_lock_retry (an option
+# that keeps retries on the VMA lock falls back less).  Fallbacks after
+# I/O are at most vma_lock_retry + M, whatever the kernel.
+light_case() {
+	fio=$(($(m fallback_after_file_io) + $(m fallback_after_swap_io)))
+	fb=$((fio + $(m fallback_not_io)))
+	vm=$(($(k vma_lock_abort) + $(k vma_lock_retry)))
+	mc=$(($(m filemap_fault_calls) - $(m filemap_fault_vma_locked) + $(m swap_fault_calls) - $(m swap_fault_vma_locked)))
+	if [ "$variant" = stock ]; then
+		check "$tag: /proc/vmstat vma_lock_abort + vma_lock_retry ($(k vma_lock_abort) + $(k vma_lock_retry)) <= fallbacks after I/O + not_io ($fio + $(m fallback_not_io)) <= that + ->fault calls under mmap_lock ($mc)" \
+			[ "$vm" -le "$fb" -a "$fb" -le $((vm + mc)) ]
+	else
+		check "$tag: fallbacks after I/O + not_io ($fb) <= /proc/vmstat vma_lock_abort + vma_lock_retry ($vm) + ->fault calls under mmap_lock ($mc)" \
+			[ "$fb" -le $((vm + mc)) ]
+	fi
+	check "$tag: fallbacks after I/O ($fio) <= /proc/vmstat vma_lock_retry ($(k vma_lock_retry)) + ->fault calls under mmap_lock ($mc)" \
+		[ "$fio" -le $(($(k vma_lock_retry) + mc)) ]
+	check "$tag: fallbacks after I/O ($fio) > 0: the I/O return probes saw the retries" [ "$fio" -gt 0 ]
+	pm=$(k pgmajfault) calls=$(($(m filemap_fault_major) + $(m swap_fault_major)))
+	err=$(($(m filemap_fault_error) + $(m swap_fault_error)))
+	check "$tag: /proc/vmstat pgmajfault ($pm) = the module's VM_FAULT_MAJOR calls ($calls), up to $err failed calls" \
+		[ "$pm" -ge "$calls" -a "$pm" -le $((calls + err)) ]
+	check "$tag: probe_nmissed is 0 ($(m probe_nmissed))" [ "$(m probe_nmissed)" = 0 ]
+	same_locks
+}
+
+if want light; then
+	log_checkpoint "before the light=1 cases"
+	if insmod "$ko" light=1 maxactive=20000 2>"$out/insmod.err"; then
+		for c in handle_mm_fault __vma_start_write; do
+			check "light=1: $c is left off" grep -q "^#   $c: left off (light=1" "$RS_DBG/probes"
+		done
+		for c in filemap_fault do_swap_page lock_mm_and_find_vma; do
+			check "light=1: $c is probed" grep -Eq "^$c [a-z]+ on " "$RS_DBG/probes"
+		done
+		# not shown: a 0 would read as "none happened"
+		for c in user_faults vma_lock_success vma_lock_abort attempts_1 attempts_max fallback_vma_abort vma_write_lock_calls; do
+			check "light=1: $c is not shown (debugfs stats, sysfs counters/)" \
+				sh -c "! grep -q '^$c ' $RS_DBG/stats && [ ! -e /sys/kernel/retryscope/counters/$c ]"
+		done
+		for c in fallback_after_file_io fallback_not_io filemap_fault_retry; do
+			check "light=1: $c is shown (debugfs stats, sysfs counters/)" \
+				sh -c "grep -q '^$c ' $RS_DBG/stats && [ -e /sys/kernel/retryscope/counters/$c ]"
+		done
+		tag=light.threads
+		if run "$tag" threads --threads 10000; then
+			light_case
+		fi
+		tag=light.thrash cgd=/sys/fs/cgroup/rs-thrash ra_vda=$(cat /sys/block/vda/queue/read_ahead_kb)
+		if ! { { echo +memory >/sys/fs/cgroup/cgroup.subtree_control; } 2>/dev/null &&
+			mkdir -p $cgd && echo 32M >$cgd/memory.max && { echo 0 >$cgd/memory.swap.max; } 2>/dev/null; }; then
+			not_ok "$tag: a 32 MiB memory cgroup at $cgd (cgroup2 with the memory controller)"
+		elif echo 1024 >/sys/block/vda/queue/read_ahead_kb &&
+			RS_CGROUP=$cgd run "$tag" thrash --threads 8 --loops 4; then
+			light_case
+		fi
+		rmdir $cgd 2>/dev/null
+		echo "$ra_vda" >/sys/block/vda/queue/read_ahead_kb
+		check "rmmod retryscope (light=1)" rmmod retryscope
+	else
+		not_ok "insmod $ko light=1: $(cat "$out/insmod.err")"
+	fi
+	for p in "backend=kprobe" "backend=fprobe" "fault_around=1"; do
+		if insmod "$ko" light=1 $p 2>/dev/null; then
+			rmmod retryscope
+			not_ok "insmod light=1 $p is refused"
+		else
+			check "insmod light=1 $p is refused, with the reason in dmesg" \
+				sh -c "dmesg | grep -q 'retryscope: light=1'"
+		fi
+	done
+	kernel_log_clean "after the light=1 cases"
 fi

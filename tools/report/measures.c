@@ -23,6 +23,7 @@ static const struct {
 	{ "swap_io", "fallback_after_swap_io" },
 	{ "other_retry", "fallback_after_other_retry" },
 	{ "no_vma_lock", "fallback_no_vma_lock" },
+	{ "not_io", "fallback_not_io" }, /* light=1 only */
 };
 #define NFALLBACK (sizeof(fallback_counter) / sizeof(*fallback_counter))
 
