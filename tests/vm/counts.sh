@@ -156,6 +156,19 @@ same_counts() {
 	check "$tag: state_table_full is 0 ($(m state_table_full))" [ "$(m state_table_full)" = 0 ]
 }
 
+# thrash_run TAG: rs-edgecase thrash, 8 readers of 64 MiB in the 32 MiB
+# memory cgroup $cgd with 1024 KB of readahead (why: the thrash case
+# below); false, with a "not ok" when the cgroup cannot be made
+thrash_run() {
+	if ! { { echo +memory >/sys/fs/cgroup/cgroup.subtree_control; } 2>/dev/null &&
+		mkdir -p $cgd && echo 32M >$cgd/memory.max && { echo 0 >$cgd/memory.swap.max; } 2>/dev/null; }; then
+		not_ok "$1: a 32 MiB memory cgroup at $cgd (cgroup2 with the memory controller)"
+		return 1
+	fi
+	echo 1024 >/sys/block/vda/queue/read_ahead_kb &&
+		RS_CGROUP=$cgd run "$1" thrash --threads 8 --loops 4
+}
+
 cases() {
 	be=$1
 	tag=$be.threads
@@ -283,13 +296,7 @@ cases() {
 	# twice; getrusage() and the module's major_faults count it once.
 	# The module's per-call counts are the kernel's pgmajfault.
 	tag=$be.thrash cgd=/sys/fs/cgroup/rs-thrash ra_vda=$(cat /sys/block/vda/queue/read_ahead_kb)
-	if ! want thrash; then
-		:
-	elif ! { { echo +memory >/sys/fs/cgroup/cgroup.subtree_control; } 2>/dev/null &&
-		mkdir -p $cgd && echo 32M >$cgd/memory.max && { echo 0 >$cgd/memory.swap.max; } 2>/dev/null; }; then
-		not_ok "$tag: a 32 MiB memory cgroup at $cgd (cgroup2 with the memory controller)"
-	elif echo 1024 >/sys/block/vda/queue/read_ahead_kb &&
-		RS_CGROUP=$cgd run "$tag" thrash --threads 8 --loops 4; then
+	if want thrash && thrash_run "$tag"; then
 		same_counts
 		# a call that counted PGMAJFAULT and then failed (VM_FAULT_OOM,
 		# VM_FAULT_SIGBUS) returns no VM_FAULT_MAJOR: within the errors
@@ -605,11 +612,7 @@ if want light; then
 			light_case
 		fi
 		tag=light.thrash cgd=/sys/fs/cgroup/rs-thrash ra_vda=$(cat /sys/block/vda/queue/read_ahead_kb)
-		if ! { { echo +memory >/sys/fs/cgroup/cgroup.subtree_control; } 2>/dev/null &&
-			mkdir -p $cgd && echo 32M >$cgd/memory.max && { echo 0 >$cgd/memory.swap.max; } 2>/dev/null; }; then
-			not_ok "$tag: a 32 MiB memory cgroup at $cgd (cgroup2 with the memory controller)"
-		elif echo 1024 >/sys/block/vda/queue/read_ahead_kb &&
-			RS_CGROUP=$cgd run "$tag" thrash --threads 8 --loops 4; then
+		if thrash_run "$tag"; then
 			light_case
 		fi
 		rmdir $cgd 2>/dev/null
