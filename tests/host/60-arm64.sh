@@ -106,3 +106,14 @@ if [ -f "$gki/$(kernel_image_rel arm64)" ]; then
 else
 	ok "arm64 6.12 (clang): make module LLVM=1 and module tests # SKIP kernel not built (scripts/build-kernel --base 6.12 --arch arm64 --llvm)"
 fi
+
+# The GKI-shaped 7.3 kernel (scripts/build-kernel --gki: no function tracer,
+# so kprobes only; issue 30), when built: the module's tests there, counts.sh's
+# light=1 case among them.
+gki=$(obj_dir 7.3 stock arm64)-gki
+if [ -f "$gki/$(kernel_image_rel arm64)" ]; then
+	ko=$(module_build_test arm64-gki "$gki") &&
+		module_vm_tests arm64-gki "$gki/$(kernel_image_rel arm64)" "$ko" stock "$disk"
+else
+	ok "arm64 GKI-shaped 7.3: module tests # SKIP kernel not built (scripts/build-kernel --arch arm64 --gki)"
+fi
