@@ -73,8 +73,11 @@ log_checkpoint() {
 backend_must_load() {
 	case $1 in
 	fprobe)
+		# 6.14 and later, with a function tracer (GKI has none: no
+		# available_filter_functions without DYNAMIC_FTRACE)
 		maj=$(uname -r | cut -d. -f1) min=$(uname -r | cut -d. -f2 | sed 's/[^0-9].*//')
-		[ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "${min:-0}" -ge 14 ]; }
+		{ [ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "${min:-0}" -ge 14 ]; }; } &&
+			[ -e /sys/kernel/tracing/available_filter_functions ]
 		;;
 	*) true ;;
 	esac
