@@ -68,7 +68,8 @@ log_checkpoint() {
 
 # backend_must_load BE: does this kernel have what backend BE needs, so
 # that a refusal is a failure?  Every lab kernel has kprobes and ftrace
-# with arguments; ftrace_regs fprobes on the function-graph tracer came
+# with arguments (the GKI-shaped one has no function tracer: neither
+# ftrace nor fprobe); ftrace_regs fprobes on the function-graph tracer came
 # in 6.14 (6.12's fprobe cannot read the arguments: refused, a SKIP).
 backend_must_load() {
 	case $1 in
@@ -79,6 +80,7 @@ backend_must_load() {
 		{ [ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "${min:-0}" -ge 14 ]; }; } &&
 			[ -e /sys/kernel/tracing/available_filter_functions ]
 		;;
+	ftrace) [ -e /sys/kernel/tracing/available_filter_functions ] ;;
 	*) true ;;
 	esac
 }
