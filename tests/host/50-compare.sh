@@ -208,7 +208,10 @@ fi
 # A kernel whose every run of the run id is filed is not built again (adding
 # variants to a run id, issue 28's arm64 options): patched's run 2 removed,
 # the same command keeps stock without build-kernel and captures patched's.
+# Round 1 is all filed, so its report comes before any capture: without
+# rs-report built (a fresh checkout), compare must build it first.
 rm -rf "${res3:?}/$rid/patched/minor/2"
+rm -f "$top/tools/report/rs-report"
 if "$top/scripts/compare" --variants "stock patched" --runs 2 --scenarios "minor:--duration,0.3" \
 	--no-selftests --no-aa --results "$res3" --run-id "$rid" >"$RS_BUILD/check/compare-add.log" 2>&1 &&
 	grep -q 'kernel: stock: every run of it is filed from this configuration, not built' "$RS_BUILD/check/compare-add.log" &&
