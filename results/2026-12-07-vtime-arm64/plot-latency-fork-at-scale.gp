@@ -14,4 +14,7 @@ set grid xtics ytics
 plot 'plot-latency-fork-at-scale.dat' index 0 using 1:2 with lines lw 2 title 'stock', \
      'plot-latency-fork-at-scale.dat' index 1 using 1:2 with lines lw 2 title 'rfc', \
      'plot-latency-fork-at-scale.dat' index 2 using 1:2 with lines lw 2 title 'v2', \
-     'plot-latency-fork-at-scale.dat' index 3 using 1:2 with lines lw 2 title 'stock-aa'
+     'plot-latency-fork-at-scale.dat' index 3 using 1:2 with lines lw 2 title 'anon-only', \
+     'plot-latency-fork-at-scale.dat' index 4 using 1:2 with lines lw 2 title 'retry-hard', \
+     'plot-latency-fork-at-scale.dat' index 5 using 1:2 with lines lw 2 title 'no-drop', \
+     'plot-latency-fork-at-scale.dat' index 6 using 1:2 with lines lw 2 title 'stock-aa'

@@ -14,4 +14,7 @@ set grid xtics ytics
 plot 'plot-latency-same-pages-memcg.dat' index 0 using 1:2 with lines lw 2 title 'stock', \
      'plot-latency-same-pages-memcg.dat' index 1 using 1:2 with lines lw 2 title 'rfc', \
      'plot-latency-same-pages-memcg.dat' index 2 using 1:2 with lines lw 2 title 'v2', \
-     'plot-latency-same-pages-memcg.dat' index 3 using 1:2 with lines lw 2 title 'stock-aa'
+     'plot-latency-same-pages-memcg.dat' index 3 using 1:2 with lines lw 2 title 'anon-only', \
+     'plot-latency-same-pages-memcg.dat' index 4 using 1:2 with lines lw 2 title 'retry-hard', \
+     'plot-latency-same-pages-memcg.dat' index 5 using 1:2 with lines lw 2 title 'no-drop', \
+     'plot-latency-same-pages-memcg.dat' index 6 using 1:2 with lines lw 2 title 'stock-aa'
