@@ -415,9 +415,14 @@ cases() {
 	# mprotect() or fork() write-locks a VMA while another thread's fault
 	# on it sleeps in a cold read (rs-edgecase vmawrite: the reader in
 	# state D).  No-drop's fault holds the VMA lock across the read: write
-	# locks wait for it, each for long.  Every other kernel dropped the lock
-	# before sleeping: none waits.  Nothing else write-locks a VMA with
-	# readers (the rounds' munmap() comes after the reader is done).
+	# locks wait for it, each for long.  Every other kernel drops the lock
+	# before sleeping, but holds it while it looks the page up and starts
+	# the read: a write lock that comes then waits that long (1 of 703
+	# calls, 348 us, in 22 rounds with the reader asleep, on stock x86
+	# under a loaded host).  So: at most a quarter as many waits as rounds
+	# with the reader asleep in its read, where no-drop waits in most.
+	# Nothing else write-locks a VMA with readers (the rounds' munmap()
+	# comes after the reader is done).
 	tag=$be.vmawrite
 	vmw_probe=$(awk '$1 == "__vma_start_write" { print $3 }' "$RS_DBG/probes")
 	vmw_why=$(sed -n 's/^#   __vma_start_write: //p' "$RS_DBG/probes")
@@ -451,8 +456,8 @@ cases() {
 			check "$tag: no-drop: write locks waited for the fault's read ($seen; $avg ns each)" \
 				[ "$w" -ge 1 -a "$avg" -ge 100000 ]
 		else
-			check "$tag: $variant: no write lock waited, the fault dropped the VMA lock for its read ($seen)" \
-				[ "$w" = 0 ]
+			check "$tag: $variant: write locks waited in at most a quarter of the rounds with the reader in its read, the fault dropped the VMA lock for it ($seen)" \
+				[ $((4 * w)) -le $((${io_mp:-0} + ${io_fk:-0})) ]
 		fi
 	fi
 
