@@ -4,8 +4,10 @@
 #   delta            a counter absent from a snapshot is a "not ok" of its own,
 #                    never a 0 that passes an "is 0" check
 #   backend_refused  a refused fprobe backend is a SKIP on a kernel older
-#                    than 6.14 and a failure on one that has ftrace_regs
-#                    fprobes; a refused kprobe backend always fails
+#                    than 6.14 or without a function tracer (GKI), and a
+#                    failure on one that has ftrace_regs fprobes; a refused
+#                    ftrace backend a SKIP without a function tracer only; a
+#                    refused kprobe backend always fails
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -31,9 +33,13 @@ mkdir -p "$tmp/bin"
 # shellcheck disable=SC2016 # the fake uname expands $FAKE_UNAME itself
 printf '#!/bin/sh\necho "$FAKE_UNAME"\n' >"$tmp/bin/uname"
 chmod +x "$tmp/bin/uname"
+# tracefs: $tmp/ftrace has a function tracer (available_filter_functions),
+# $tmp/noftrace has none; RS_TRACEFS picks one (default: with)
+mkdir -p "$tmp/ftrace" "$tmp/noftrace"
+: >"$tmp/ftrace/available_filter_functions"
 run_sh() {
 	: >"$tmp/tap"
-	PATH=$tmp/bin:$PATH RS_TAP=$tmp/tap sh -c ". '$top/tests/vm/lib.sh'; $1" 2>/dev/null
+	PATH=$tmp/bin:$PATH RS_TAP=$tmp/tap RS_TRACEFS=${TRACEFS:-$tmp/ftrace} sh -c ". '$top/tests/vm/lib.sh'; $1" 2>/dev/null
 }
 
 out=$(run_sh "delta a $tmp/before $tmp/after")
@@ -54,6 +60,13 @@ for k in 6.12.57-rs-stock:SKIP 6.13.0:SKIP 6.14.0:FAIL 7.3.4-rs-stock:FAIL 5.15.
 	FAIL) t "refused fprobe on $1 is a failure" grep -q '^not ok - backend=fprobe refused' "$tmp/tap" ;;
 	esac
 done
+# GKI: no function tracer, so neither fprobe nor ftrace, whatever the version
+TRACEFS=$tmp/noftrace FAKE_UNAME=7.3.4-rs-stock run_sh "backend_refused fprobe 'no fprobe'" >/dev/null
+t "refused fprobe on 7.3.4 without a function tracer (GKI) is a SKIP" grep -q '^ok - .*# SKIP' "$tmp/tap"
+TRACEFS=$tmp/noftrace FAKE_UNAME=7.3.4-rs-stock run_sh "backend_refused ftrace 'no ftrace args'" >/dev/null
+t "refused ftrace without a function tracer (GKI) is a SKIP" grep -q '^ok - .*# SKIP' "$tmp/tap"
+FAKE_UNAME=7.3.4-rs-stock run_sh "backend_refused ftrace 'no ftrace args'" >/dev/null
+t "refused ftrace with a function tracer is a failure" grep -q '^not ok - backend=ftrace refused' "$tmp/tap"
 FAKE_UNAME=6.12.57 run_sh "backend_refused kprobe 'no kprobes'" >/dev/null
 t "refused kprobe is a failure on any kernel" grep -q '^not ok - backend=kprobe refused' "$tmp/tap"
 

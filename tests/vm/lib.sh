@@ -78,9 +78,9 @@ backend_must_load() {
 		# available_filter_functions without DYNAMIC_FTRACE)
 		maj=$(uname -r | cut -d. -f1) min=$(uname -r | cut -d. -f2 | sed 's/[^0-9].*//')
 		{ [ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "${min:-0}" -ge 14 ]; }; } &&
-			[ -e /sys/kernel/tracing/available_filter_functions ]
+			[ -e "${RS_TRACEFS:-/sys/kernel/tracing}/available_filter_functions" ]
 		;;
-	ftrace) [ -e /sys/kernel/tracing/available_filter_functions ] ;;
+	ftrace) [ -e "${RS_TRACEFS:-/sys/kernel/tracing}/available_filter_functions" ] ;;
 	*) true ;;
 	esac
 }
