@@ -606,7 +606,11 @@ light_case() {
 	fi
 	check "$tag: fallbacks after I/O ($fio) <= /proc/vmstat vma_lock_retry ($(k vma_lock_retry)) + ->fault calls under mmap_lock ($mc)" \
 		[ "$fio" -le $(($(k vma_lock_retry) + mc)) ]
-	check "$tag: fallbacks after I/O ($fio) > 0: the I/O return probes saw the retries" [ "$fio" -gt 0 ]
+	# the I/O return probes saw the faults' I/O: retries (which fall back
+	# on stock and stay on the VMA lock with the series) or, on no-drop,
+	# waits under the VMA lock
+	io=$(($(m fault_retry_file_io) + $(m fault_retry_swap_io) + $(m io_wait_vma_lock_file) + $(m io_wait_vma_lock_swap)))
+	check "$tag: the I/O return probes saw the I/O: retries after file and swap I/O plus waits under the VMA lock ($io) > 0" [ "$io" -gt 0 ]
 	pm=$(k pgmajfault) calls=$(($(m filemap_fault_major) + $(m swap_fault_major)))
 	err=$(($(m filemap_fault_error) + $(m swap_fault_error)))
 	check "$tag: /proc/vmstat pgmajfault ($pm) = the module's VM_FAULT_MAJOR calls ($calls), up to $err failed calls" \
