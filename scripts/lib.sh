@@ -484,7 +484,8 @@ ARCHBOOT_ARCHES='riscv arm s390 powerpc loongarch'
 # (the boot image inside the build directory), ab_qemu (qemu binary),
 # ab_pkg (the Debian package that has it), ab_mem (guest MiB), ab_qargs
 # (machine, cpu, firmware), ab_disk (the virtio disk device: a qemu -device
-# name; the drive id is appended), ab_console (console= for the command line).
+# name; the drive id is appended), ab_console (console= and earlycon= for
+# the command line: the console log shows an early crash too).
 # shellcheck disable=SC2034 # the ab_* variables are its result
 archboot_info() {
 	ab_mem=256
@@ -492,23 +493,25 @@ archboot_info() {
 	riscv)
 		ab_karch=riscv ab_cross=riscv64-linux-gnu- ab_image=arch/riscv/boot/Image
 		ab_qemu=qemu-system-riscv64 ab_pkg=qemu-system-misc
-		ab_qargs='-M virt -cpu rv64 -bios default' ab_disk=virtio-blk-device ab_console=ttyS0 ;;
+		ab_qargs='-M virt -cpu rv64 -bios default' ab_disk=virtio-blk-device
+		ab_console='console=ttyS0 earlycon=uart8250,mmio,0x10000000' ;;
 	arm)
 		ab_karch=arm ab_cross=arm-linux-gnueabihf- ab_image=arch/arm/boot/zImage
 		ab_qemu=qemu-system-arm ab_pkg=qemu-system-arm
-		ab_qargs='-M virt,highmem=off -cpu cortex-a15' ab_disk=virtio-blk-device ab_console=ttyAMA0 ;;
+		ab_qargs='-M virt,highmem=off -cpu cortex-a15' ab_disk=virtio-blk-device
+		ab_console='console=ttyAMA0 earlycon=pl011,0x09000000' ;;
 	s390)
 		ab_karch=s390 ab_cross=s390x-linux-gnu- ab_image=arch/s390/boot/bzImage
 		ab_qemu=qemu-system-s390x ab_pkg=qemu-system-misc
-		ab_qargs='-M s390-ccw-virtio -cpu qemu' ab_disk=virtio-blk-ccw ab_console=ttysclp0 ;;
+		ab_qargs='-M s390-ccw-virtio -cpu qemu' ab_disk=virtio-blk-ccw ab_console='console=ttysclp0' ;;
 	powerpc)
 		ab_karch=powerpc ab_cross=powerpc64le-linux-gnu- ab_image=vmlinux
 		ab_qemu=qemu-system-ppc64 ab_pkg=qemu-system-ppc
-		ab_qargs='-M pseries -cpu power9' ab_disk=virtio-blk-pci ab_console=hvc0 ;;
+		ab_qargs='-M pseries -cpu power9' ab_disk=virtio-blk-pci ab_console='console=hvc0' ;;
 	loongarch)
 		ab_karch=loongarch ab_cross=LLVM ab_image=vmlinux
 		ab_qemu=qemu-system-loongarch64 ab_pkg=qemu-system-misc
-		ab_qargs='-M virt -cpu la464' ab_disk=virtio-blk-pci ab_console=ttyS0,115200 ;;
+		ab_qargs='-M virt -cpu la464' ab_disk=virtio-blk-pci ab_console='console=ttyS0,115200' ;;
 	*) die "archboot_info: unknown arch '$1' (known: $ARCHBOOT_ARCHES)" ;;
 	esac
 }
