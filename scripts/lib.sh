@@ -510,7 +510,7 @@ archboot_info() {
 		ab_qargs='-M pseries -cpu power9' ab_disk=virtio-blk-pci ab_console='console=hvc0' ;;
 	loongarch)
 		ab_karch=loongarch ab_cross=LLVM ab_image=vmlinux
-		ab_qemu=qemu-system-loongarch64 ab_pkg=qemu-system-misc
+		ab_qemu=qemu-system-loongarch64 ab_pkg=qemu-system-misc ab_mem=1024 # qemu 7.2's virt: no less
 		ab_qargs='-M virt -cpu la464' ab_disk=virtio-blk-pci ab_console='console=ttyS0,115200' ;;
 	*) die "archboot_info: unknown arch '$1' (known: $ARCHBOOT_ARCHES)" ;;
 	esac
