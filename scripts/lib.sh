@@ -476,8 +476,11 @@ llvm_prefix() {
 # cross-built from tinyconfig + configs/arches/, booted under qemu TCG with
 # a nolibc init (tools/archboot).
 
-# ARCHBOOT_ARCHES: the arches scripts/boot-arches builds and boots.
+# ARCHBOOT_ARCHES: the arches scripts/boot-arches builds and boots;
+# ARCHBOOT_LAB_ARCHES: those it boots the lab's own kernels of
+# (scripts/build-kernel's, configs/common.config), built by nothing here.
 ARCHBOOT_ARCHES='riscv arm s390 powerpc loongarch'
+ARCHBOOT_LAB_ARCHES='x86_64 arm64'
 
 # archboot_info ARCH: the arch's build and boot facts in ab_* variables:
 # ab_karch (ARCH=), ab_cross (CROSS_COMPILE=, or LLVM for clang), ab_image
@@ -485,11 +488,20 @@ ARCHBOOT_ARCHES='riscv arm s390 powerpc loongarch'
 # ab_pkg (the Debian package that has it), ab_mem (guest MiB), ab_qargs
 # (machine, cpu, firmware), ab_disk (the virtio disk device: a qemu -device
 # name; the drive id is appended), ab_console (console= and earlycon= for
-# the command line: the console log shows an early crash too).
+# the command line: the console log shows an early crash too), ab_lab (1:
+# a lab kernel of scripts/build-kernel, booted as it is).
 # shellcheck disable=SC2034 # the ab_* variables are its result
 archboot_info() {
-	ab_mem=256
+	ab_mem=256 ab_lab=0
 	case $1 in
+	x86_64)
+		ab_karch=x86 ab_cross='' ab_image=arch/x86/boot/bzImage ab_lab=1
+		ab_qemu=qemu-system-x86_64 ab_pkg=qemu-system-x86
+		ab_qargs='-M q35 -cpu max' ab_disk=virtio-blk-pci ab_console='console=ttyS0' ;;
+	arm64)
+		ab_karch=arm64 ab_cross=aarch64-linux-gnu- ab_image=arch/arm64/boot/Image ab_lab=1
+		ab_qemu=qemu-system-aarch64 ab_pkg=qemu-system-arm
+		ab_qargs='-M virt -cpu max' ab_disk=virtio-blk-pci ab_console='console=ttyAMA0' ;;
 	riscv)
 		ab_karch=riscv ab_cross=riscv64-linux-gnu- ab_image=arch/riscv/boot/Image
 		ab_qemu=qemu-system-riscv64 ab_pkg=qemu-system-misc
@@ -512,7 +524,7 @@ archboot_info() {
 		ab_karch=loongarch ab_cross=LLVM ab_image=vmlinux
 		ab_qemu=qemu-system-loongarch64 ab_pkg=qemu-system-misc ab_mem=1024 # qemu 7.2's virt: no less
 		ab_qargs='-M virt -cpu la464' ab_disk=virtio-blk-pci ab_console='console=ttyS0,115200' ;;
-	*) die "archboot_info: unknown arch '$1' (known: $ARCHBOOT_ARCHES)" ;;
+	*) die "archboot_info: unknown arch '$1' (known: $ARCHBOOT_ARCHES $ARCHBOOT_LAB_ARCHES)" ;;
 	esac
 }
 
