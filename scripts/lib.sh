@@ -470,3 +470,136 @@ crash_kind() {
 llvm_prefix() {
 	[ ! -x /usr/lib/llvm-19/bin/clang ] || echo /usr/lib/llvm-19/bin/
 }
+
+# ------------------------------------------------------ other-arch boots
+# scripts/boot-arches (issue 32): the five arches beside x86_64 and arm64,
+# cross-built from tinyconfig + configs/arches/, booted under qemu TCG with
+# a nolibc init (tools/archboot).
+
+# ARCHBOOT_ARCHES: the arches scripts/boot-arches builds and boots;
+# ARCHBOOT_LAB_ARCHES: those it boots the lab's own kernels of
+# (scripts/build-kernel's, configs/common.config), built by nothing here.
+ARCHBOOT_ARCHES='riscv arm s390 powerpc loongarch'
+ARCHBOOT_LAB_ARCHES='x86_64 arm64'
+
+# archboot_info ARCH: the arch's build and boot facts in ab_* variables:
+# ab_karch (ARCH=), ab_cross (CROSS_COMPILE=, or LLVM for clang), ab_image
+# (the boot image inside the build directory), ab_qemu (qemu binary),
+# ab_pkg (the Debian package that has it), ab_mem (guest MiB), ab_qargs
+# (machine, cpu, firmware), ab_disk (the virtio disk device: a qemu -device
+# name; the drive id is appended), ab_console (console= and earlycon= for
+# the command line: the console log shows an early crash too), ab_lab (1:
+# a lab kernel of scripts/build-kernel, booted as it is).
+# shellcheck disable=SC2034 # the ab_* variables are its result
+archboot_info() {
+	ab_mem=256 ab_lab=0
+	case $1 in
+	x86_64)
+		ab_karch=x86 ab_cross='' ab_image=arch/x86/boot/bzImage ab_lab=1
+		ab_qemu=qemu-system-x86_64 ab_pkg=qemu-system-x86
+		ab_qargs='-M q35 -cpu max' ab_disk=virtio-blk-pci ab_console='console=ttyS0' ;;
+	arm64)
+		ab_karch=arm64 ab_cross=aarch64-linux-gnu- ab_image=arch/arm64/boot/Image ab_lab=1
+		ab_qemu=qemu-system-aarch64 ab_pkg=qemu-system-arm
+		ab_qargs='-M virt -cpu max' ab_disk=virtio-blk-pci ab_console='console=ttyAMA0' ;;
+	riscv)
+		ab_karch=riscv ab_cross=riscv64-linux-gnu- ab_image=arch/riscv/boot/Image
+		ab_qemu=qemu-system-riscv64 ab_pkg=qemu-system-misc
+		ab_qargs='-M virt -cpu rv64 -bios default' ab_disk=virtio-blk-device
+		ab_console='console=ttyS0 earlycon=uart8250,mmio,0x10000000' ;;
+	arm)
+		ab_karch=arm ab_cross=arm-linux-gnueabihf- ab_image=arch/arm/boot/zImage
+		ab_qemu=qemu-system-arm ab_pkg=qemu-system-arm
+		ab_qargs='-M virt,highmem=off -cpu cortex-a15' ab_disk=virtio-blk-device
+		ab_console='console=ttyAMA0 earlycon=pl011,0x09000000' ;;
+	s390)
+		ab_karch=s390 ab_cross=s390x-linux-gnu- ab_image=arch/s390/boot/bzImage
+		ab_qemu=qemu-system-s390x ab_pkg=qemu-system-misc
+		ab_qargs='-M s390-ccw-virtio -cpu qemu' ab_disk=virtio-blk-ccw ab_console='console=ttysclp0' ;;
+	powerpc)
+		ab_karch=powerpc ab_cross=powerpc64le-linux-gnu- ab_image=vmlinux
+		ab_qemu=qemu-system-ppc64 ab_pkg=qemu-system-ppc
+		ab_qargs='-M pseries -cpu power9' ab_disk=virtio-blk-pci ab_console='console=hvc0' ;;
+	loongarch)
+		ab_karch=loongarch ab_cross=LLVM ab_image=vmlinux
+		ab_qemu=qemu-system-loongarch64 ab_pkg=qemu-system-misc ab_mem=1024 # qemu 7.2's virt: no less
+		ab_qargs='-M virt -cpu la464' ab_disk=virtio-blk-pci ab_console='console=ttyS0,115200' ;;
+	*) die "archboot_info: unknown arch '$1' (known: $ARCHBOOT_ARCHES $ARCHBOOT_LAB_ARCHES)" ;;
+	esac
+}
+
+# archboot_block FILE: the result block the guest printed on its console
+# (the lines between "rs-archboot: begin" and "rs-archboot: end", without
+# the prefix and without the console's carriage returns); nothing if the
+# block is missing or was cut before its end line.
+archboot_block() {
+	tr -d '\r' <"$1" | awk '
+		/^rs-archboot: begin$/ { on = 1; n = 0; next }
+		/^rs-archboot: end$/ { if (on) { for (i = 1; i <= n; i++) print l[i] } on = 0; exit }
+		on && /^rs-archboot: / { l[++n] = substr($0, 14) }'
+}
+
+# archboot_get BLOCK PHASE KEY: KEY's value on PHASE's line of a result
+# block ("-" when absent).
+archboot_get() {
+	awk -v p="$2" -v k="$3" '
+		$1 == "phase=" p { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) { print kv[2]; f = 1 } } }
+		END { if (!f) print "-" }' <<<"$1"
+}
+
+# archboot_verdict VARIANT BLOCK: the oracle on a result block, one line
+# per phase: "PHASE ok|FAIL retries=R kept=K fallbacks=F maxretry=M: why".
+# fallbacks = pgfault - vma_lock_success: the faults of the phase that did
+# not complete under the VMA lock (every completed fault counts pgfault
+# once, every fault completed under the VMA lock counts vma_lock_success
+# once); kept = retries that went on under the VMA lock (on stock none can:
+# a VMA-lock retry always falls back).  Expected:
+#   every phase: the data read back is right (bad=0), some retry (> 0),
+#     and no single fault retried under the VMA lock more than twice
+#     (maxretry <= 2: stock's one VMA-lock retry plus one under mmap_lock
+#     before FAULT_FLAG_TRIED stops further lock drops);
+#   stock: every retry fell back (fallbacks >= retries);
+#   rfc/patched: readahead and swap retries all kept (fallbacks = 0);
+#     random (MADV_RANDOM: filemap_fault()'s page_not_uptodate path, which
+#     the RFC does not mark VM_FAULT_RETRY_VMA) falls back as on stock;
+#   retry-hard: every phase kept (fallbacks = 0): none of them returns
+#     VM_FAULT_RETRY_HARD.
+# Exit status 1 if any phase is FAIL or missing.
+archboot_verdict() {
+	local variant=$1 block=$2 ph fail=0 bad r s f kept m want why
+	for ph in readahead random swap; do
+		bad=$(archboot_get "$block" "$ph" bad)
+		r=$(archboot_get "$block" "$ph" vma_lock_retry)
+		s=$(archboot_get "$block" "$ph" vma_lock_success)
+		f=$(archboot_get "$block" "$ph" pgfault)
+		m=$(archboot_get "$block" "$ph" maxretry)
+		if [ "$bad" = - ] || [ "$r" = - ] || [ "$s" = - ] || [ "$f" = - ] || [ "$m" = - ]; then
+			echo "$ph FAIL: no result (the guest printed no complete $ph line)"
+			fail=1
+			continue
+		fi
+		f=$((f - s))
+		case $(lab_variant "$variant") in
+		stock) want=fallback ;;
+		patched) [ "$ph" = random ] && want=fallback || want=kept ;;
+		retry-hard) want=kept ;;
+		*) want=any ;;
+		esac
+		kept=$((r - (f < r ? f : r)))
+		why=''
+		[ "$bad" = 0 ] || why+=" $bad pages read back wrong;"
+		[ "$r" -gt 0 ] || why+=" no fault retried;"
+		[ "$m" -le 2 ] || why+=" a fault retried $m times under the VMA lock;"
+		case $want in
+		fallback) [ "$f" -ge "$r" ] || why+=" expected every retry to fall back, $f fallbacks for $r retries;" ;;
+		kept) [ "$f" = 0 ] || why+=" expected the retries kept on the VMA lock, $f faults fell back;" ;;
+		esac
+		if [ -z "$why" ]; then
+			echo "$ph ok retries=$r kept=$kept fallbacks=$f maxretry=$m: as expected for $variant ($want)"
+		else
+			echo "$ph FAIL retries=$r kept=$kept fallbacks=$f maxretry=$m:${why%;}"
+			fail=1
+		fi
+	done
+	return "$fail"
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# tests/unit/archboot.sh: scripts/lib.sh archboot_block (the result block
+# on a guest's console) and archboot_verdict (the oracle scripts/boot-arches
+# applies to it) on console fixtures of real riscv64 boots
+# (tests/fixtures/archboot/, 2026-12-07): stock, rfc, and the first rfc
+# boot whose swap phase had one kernel-mode fault (a read() into a
+# swapped-out buffer, handled under mmap_lock), which the oracle must fail.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unit=archboot
+# shellcheck source=tests/unit/lib/check.sh
+. "$top/tests/unit/lib/check.sh"
+fx=$top/tests/fixtures/archboot
+
+stock=$(archboot_block "$fx/riscv-stock.console")
+rfc=$(archboot_block "$fx/riscv-rfc.console")
+t "the block's lines, prefix and carriage returns gone" "$(printf '%s\n' "$stock" | wc -l) $(printf '%s' "$stock" | grep -c $'\r')" "4 0"
+t "a phase's key" "$(archboot_get "$stock" swap vma_lock_retry)" 11954
+t "the boot line's kernel" "$(archboot_get "$rfc" boot kernel)" 7.3.4-rs-patched
+t "an absent key or phase is -" "$(archboot_get "$stock" swap nosuch) $(archboot_get "$stock" nosuch pgfault)" "- -"
+
+v=$(archboot_verdict stock "$stock")
+t "stock: every phase ok" "$?:$(awk '{ print $1, $2 }' <<<"$v" | tr '\n' ' ')" "0:readahead ok random ok swap ok "
+t "stock: swap retries all fell back" "$(grep '^swap' <<<"$v" | cut -d: -f1)" "swap ok retries=11954 kept=0 fallbacks=11954 maxretry=1"
+v=$(archboot_verdict rfc "$rfc")
+t "rfc: every phase ok" "$?:$(awk '{ print $1, $2 }' <<<"$v" | tr '\n' ' ')" "0:readahead ok random ok swap ok "
+t "rfc: swap retries kept" "$(grep '^swap' <<<"$v" | cut -d: -f1)" "swap ok retries=11930 kept=11930 fallbacks=0 maxretry=1"
+t "rfc: MADV_RANDOM falls back (not VM_FAULT_RETRY_VMA)" "$(grep '^random' <<<"$v" | cut -d: -f1)" \
+	"random ok retries=4096 kept=0 fallbacks=4096 maxretry=1"
+
+v=$(archboot_verdict rfc "$(archboot_block "$fx/riscv-rfc-kernel-fault.console")")
+t "rfc with one swap fallback: FAIL" "$?:$(grep -c FAIL <<<"$v"):$(grep '^swap' <<<"$v" | cut -d: -f1)" \
+	"1:1:swap FAIL retries=11964 kept=11963 fallbacks=1 maxretry=2"
+v=$(archboot_verdict stock "$rfc")
+t "rfc's counters judged as stock: FAIL (the retries did not fall back)" "$?:$(grep -c FAIL <<<"$v")" "1:2"
+v=$(archboot_verdict retry-hard "$rfc")
+t "rfc's counters judged as retry-hard: FAIL only MADV_RANDOM" "$?:$(grep FAIL <<<"$v" | cut -d' ' -f1)" "1:random"
+
+sed 's/bad=0 sampled=2048/bad=3 sampled=2048/' "$fx/riscv-stock.console" >"$tmp/bad"
+v=$(archboot_verdict stock "$(archboot_block "$tmp/bad")")
+t "pages read back wrong: FAIL" "$?:$(grep '^swap' <<<"$v" | sed 's/.*: *//')" "1:3 pages read back wrong"
+sed 's/maxretry=1 retries_hist=1792/maxretry=3 retries_hist=1792/' "$fx/riscv-rfc.console" >"$tmp/loop"
+v=$(archboot_verdict rfc "$(archboot_block "$tmp/loop")")
+t "a fault retried 3 times: FAIL" "$?:$(grep '^swap' <<<"$v" | sed 's/.*: *//')" "1:a fault retried 3 times under the VMA lock"
+sed 's/vma_lock_retry=3 /vma_lock_retry=0 /' "$fx/riscv-stock.console" >"$tmp/none"
+v=$(archboot_verdict stock "$(archboot_block "$tmp/none")")
+t "no retry at all: FAIL" "$?:$(grep '^readahead' <<<"$v" | sed 's/.*: *//')" "1:no fault retried"
+grep -v '^rs-archboot: end' "$fx/riscv-stock.console" >"$tmp/cut"
+t "a block cut before its end line: nothing" "$(archboot_block "$tmp/cut" | wc -c)" 0
+v=$(archboot_verdict stock "")
+t "no block: every phase FAIL" "$?:$(grep -c 'FAIL: no result' <<<"$v")" "1:3"
+t_done

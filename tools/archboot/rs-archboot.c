@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rs-archboot: the init of scripts/boot-arches' guests (issue 32), built
+ * static against the kernel's own nolibc (tools/include/nolibc) with only a
+ * cross compiler:
+ *
+ *   CC -std=c11 -Wall -Wextra -Werror -static -nostdlib -nostdinc \
+ *      -isystem SYSROOT/include -include nolibc.h rs-archboot.c -lgcc
+ *
+ * It mounts proc and devtmpfs, finds the two virtio disks (the data disk,
+ * whose every 512-byte sector begins "rs-sector %08d\n", and the swap
+ * disk), and runs three workloads, each between two reads of /proc/vmstat:
+ *
+ *   readahead  an mmap of the raw data disk read one page after another:
+ *              filemap_fault() with readahead, faults that wait for I/O;
+ *   random     another part of the disk read with MADV_RANDOM: each fault
+ *              reads its page synchronously (filemap_fault()'s
+ *              page_not_uptodate path);
+ *   swap       an anonymous region 1.5 times the guest's memory written,
+ *              pushed out (memory pressure and MADV_PAGEOUT) to swap on the
+ *              swap disk, and read back: swap-in faults (do_swap_page()).
+ *
+ * For each access it reads /proc/vmstat again where the phase samples every
+ * access (readahead, random, the swap phase's first pages), so the largest
+ * vma_lock_retry step of one access ("maxretry") is the most times a single
+ * fault retried under the VMA lock.  It checks that every page reads back
+ * what the host (data disk) or the process (swap) wrote, prints a result
+ * block ("rs-archboot: begin" ... "rs-archboot: end") and powers off.
+ */
+#include <linux/reboot.h>
+
+#define MADV_RANDOM_ 1
+#define MADV_PAGEOUT_ 21
+#define SWAP_FLAG_PREFER_ 0x8000
+
+#define DATA_MIB 64
+#define RA_OFF_MIB 0	/* readahead: MiB 0..16 of the data disk */
+#define RA_MIB 16
+#define RND_OFF_MIB 32	/* random: MiB 32..48 */
+#define RND_MIB 16
+#define SWAP_SAMPLED 2048 /* swap: the first pages read back, sampled one by one */
+
+static char vmbuf[65536];
+static long psz;
+
+enum { C_PGFAULT, C_PGMAJFAULT, C_SUCCESS, C_ABORT, C_RETRY, C_MISS, C_PSWPIN, C_PSWPOUT, NC };
+static const char *const cname[NC] = {
+	"pgfault", "pgmajfault", "vma_lock_success", "vma_lock_abort",
+	"vma_lock_retry", "vma_lock_miss", "pswpin", "pswpout",
+};
+
+struct snap {
+	unsigned long v[NC];
+	int have[NC];
+};
+
+static void say(const char *s)
+{
+	write(1, s, strlen(s));
+}
+
+static void fatal(const char *what)
+{
+	printf("rs-archboot: error: %s (errno %d)\n", what, errno);
+	reboot(LINUX_REBOOT_CMD_POWER_OFF);
+	exit(1);
+}
+
+static int take(struct snap *s)
+{
+	int fd = open("/proc/vmstat", O_RDONLY);
+	ssize_t n, len = 0;
+	char *p, *line;
+	int i;
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, vmbuf + len, sizeof(vmbuf) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	vmbuf[len] = 0;
+	for (i = 0; i < NC; i++)
+		s->have[i] = 0;
+	for (line = vmbuf; line && *line; line = p) {
+		p = strchr(line, '\n');
+		if (p)
+			*p++ = 0;
+		for (i = 0; i < NC; i++) {
+			size_t l = strlen(cname[i]);
+
+			if (!strncmp(line, cname[i], l) && line[l] == ' ') {
+				s->v[i] = strtoul(line + l + 1, NULL, 10);
+				s->have[i] = 1;
+			}
+		}
+	}
+	return 0;
+}
+
+struct phase {
+	const char *name;
+	struct snap a, b;
+	unsigned long pages, bad, maxretry, sampled;
+	unsigned long hist[4]; /* accesses with 0, 1, 2, 3+ VMA-lock retries */
+};
+
+/* one access sampled on its own: the step of vma_lock_retry it made */
+static void sample(struct phase *ph, struct snap *prev)
+{
+	struct snap now;
+	unsigned long d;
+
+	take(&now);
+	d = now.v[C_RETRY] - prev->v[C_RETRY];
+	if (d > ph->maxretry)
+		ph->maxretry = d;
+	ph->hist[d > 3 ? 3 : d]++;
+	ph->sampled++;
+	*prev = now;
+}
+
+static void report(struct phase *ph)
+{
+	int i;
+
+	printf("rs-archboot: phase=%s pages=%lu bad=%lu sampled=%lu maxretry=%lu retries_hist=%lu,%lu,%lu,%lu",
+	       ph->name, ph->pages, ph->bad, ph->sampled, ph->maxretry,
+	       ph->hist[0], ph->hist[1], ph->hist[2], ph->hist[3]);
+	for (i = 0; i < NC; i++) {
+		if (ph->a.have[i] && ph->b.have[i])
+			printf(" %s=%lu", cname[i], ph->b.v[i] - ph->a.v[i]);
+		else
+			printf(" %s=-", cname[i]);
+	}
+	printf("\n");
+}
+
+/* the 16 bytes that begin the sector at byte offset off of the data disk */
+static int sector_ok(const volatile char *p, unsigned long off)
+{
+	char want[32];
+	int i;
+
+	snprintf(want, sizeof(want), "rs-sector %08lu\n", off / 512);
+	for (i = 0; i < 19; i++)
+		if (p[i] != want[i])
+			return 0;
+	return 1;
+}
+
+static void file_phase(struct phase *ph, const char *dev, unsigned long off_mib,
+		       unsigned long mib, int random)
+{
+	unsigned long len = mib << 20, off = off_mib << 20, i;
+	struct snap prev;
+	volatile char *m;
+	int fd;
+
+	fd = open(dev, O_RDONLY);
+	if (fd < 0)
+		fatal("open data disk");
+	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, off);
+	if (m == MAP_FAILED)
+		fatal("mmap data disk");
+	if (random && syscall(__NR_madvise, (void *)m, len, MADV_RANDOM_))
+		fatal("madvise(MADV_RANDOM)");
+	take(&ph->a);
+	prev = ph->a;
+	for (i = 0; i < len; i += psz) {
+		if (!sector_ok(m + i, off + i))
+			ph->bad++;
+		ph->pages++;
+		sample(ph, &prev);
+	}
+	take(&ph->b);
+	munmap((void *)m, len);
+	close(fd);
+}
+
+static unsigned long word(unsigned long page, unsigned long w)
+{
+	return (page * 2654435761UL) ^ (w * 40503UL) ^ 0x5a5a5a5aUL;
+}
+
+static unsigned long meminfo_kb(const char *key)
+{
+	int fd = open("/proc/meminfo", O_RDONLY);
+	ssize_t n;
+	char *p;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, vmbuf, sizeof(vmbuf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	vmbuf[n] = 0;
+	p = strstr(vmbuf, key);
+	if (!p)
+		return 0;
+	p += strlen(key);
+	while (*p == ' ' || *p == ':')
+		p++;
+	return strtoul(p, NULL, 10);
+}
+
+/* a version-1 swap header for this page size on the whole disk */
+static void mkswap(const char *dev, unsigned long bytes)
+{
+	static char hdr[65536];
+	unsigned int *info = (unsigned int *)(hdr + 1024);
+	int fd;
+
+	memset(hdr, 0, psz);
+	info[0] = 1;				/* version */
+	info[1] = bytes / psz - 1;		/* last_page */
+	memcpy(hdr + psz - 10, "SWAPSPACE2", 10);
+	fd = open(dev, O_WRONLY);
+	if (fd < 0 || write(fd, hdr, psz) != psz || fsync(fd))
+		fatal("write swap header");
+	close(fd);
+}
+
+static void swap_phase(struct phase *ph, const char *dev, unsigned long devbytes)
+{
+	unsigned long total = meminfo_kb("MemTotal") << 10, len, np, i, w, nw = psz / sizeof(long);
+	struct snap prev;
+	unsigned long *m;
+
+	mkswap(dev, devbytes);
+	if (syscall(__NR_swapon, dev, 0))
+		fatal("swapon");
+	len = (total + total / 2) / psz * psz;
+	np = len / psz;
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		fatal("mmap anonymous");
+	for (i = 0; i < np; i++)
+		for (w = 0; w < nw; w++)
+			m[i * nw + w] = word(i, w);
+	if (syscall(__NR_madvise, m, len, MADV_PAGEOUT_))
+		printf("rs-archboot: madvise(MADV_PAGEOUT) failed (errno %d): memory pressure only\n", errno);
+	take(&ph->a);
+	prev = ph->a;
+	for (i = 0; i < np; i++) {
+		int ok = 1;
+
+		for (w = 0; w < nw; w++)
+			if (m[i * nw + w] != word(i, w))
+				ok = 0;
+		ph->bad += !ok;
+		ph->pages++;
+		if (i < SWAP_SAMPLED)
+			sample(ph, &prev);
+	}
+	take(&ph->b);
+	munmap(m, len);
+}
+
+/* the virtio disks: vda.. in /dev; the data disk is the one whose first
+ * sector is the pattern's (virtio-mmio enumerates in reverse order) */
+static void find_disks(char *data, char *swap, unsigned long *swapbytes)
+{
+	char dev[16], buf[32];
+	int c, fd, found = 0;
+
+	for (c = 'a'; c <= 'd'; c++) {
+		snprintf(dev, sizeof(dev), "/dev/vd%c", c);
+		fd = open(dev, O_RDONLY);
+		if (fd < 0)
+			continue;
+		if (read(fd, buf, 19) == 19 && sector_ok(buf, 0)) {
+			strcpy(data, dev);
+			found |= 1;
+		} else {
+			strcpy(swap, dev);
+			*swapbytes = lseek(fd, 0, SEEK_END);
+			found |= 2;
+		}
+		close(fd);
+	}
+	if (found != 3)
+		fatal("need two virtio disks, the data disk and the swap disk");
+}
+
+int main(void)
+{
+	static struct phase ra = { .name = "readahead" }, rnd = { .name = "random" },
+			    sw = { .name = "swap" };
+	char data[16], swap[16];
+	unsigned long swapbytes = 0, sp;
+	struct utsname u;
+	struct snap s;
+
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL))
+		fatal("mount devtmpfs");
+	psz = getpagesize();
+	/*
+	 * The buffer that read() fills and this stack stay resident: under
+	 * the swap phase's memory pressure a copy_to_user() into a swapped-out
+	 * page would be a kernel-mode fault, which every arch handles under
+	 * mmap_lock, and would count as a fallback of the workload.
+	 */
+	sp = (unsigned long)&u;
+	if (syscall(__NR_mlock, vmbuf, sizeof(vmbuf)) ||
+	    syscall(__NR_mlock, (sp - 32768) & ~(psz - 1), ((sp + psz) & ~(psz - 1)) - ((sp - 32768) & ~(psz - 1))))
+		fatal("mlock (the stack's 32 KiB below main() and the /proc buffer)");
+	if (take(&s) || !s.have[C_RETRY])
+		fatal("no vma_lock_retry in /proc/vmstat (CONFIG_PER_VMA_LOCK_STATS)");
+	find_disks(data, swap, &swapbytes);
+	uname(&u);
+	say("rs-archboot: start\n");
+	file_phase(&ra, data, RA_OFF_MIB, RA_MIB, 0);
+	file_phase(&rnd, data, RND_OFF_MIB, RND_MIB, 1);
+	swap_phase(&sw, swap, swapbytes);
+	say("rs-archboot: begin\n");
+	printf("rs-archboot: phase=boot kernel=%s machine=%s pagesize=%ld memtotal_kb=%lu data=%s swap=%s\n",
+	       u.release, u.machine, psz, meminfo_kb("MemTotal"), data, swap);
+	report(&ra);
+	report(&rnd);
+	report(&sw);
+	say("rs-archboot: end\n");
+	syscall(__NR_sync);
+	reboot(LINUX_REBOOT_CMD_POWER_OFF);
+	return 0;
+}
