@@ -181,16 +181,15 @@ build_progress() {
 	fi
 }
 
-# build_size OBJ: the objects a full build of OBJ's kind makes (0: none
-# seen): what OBJ's last build counted, else the largest count of another
-# variant's build of the same base, arch and kind (debug, llvm), which
-# differ by the series' few files, else configs/build-sizes' figure.
-build_size() {
-	local obj=$1 tag f m=0 n
+# build_record OBJ FIELD: field 1 (objects) or 2 (seconds) of the last full
+# build of OBJ's kind on this machine: OBJ's own .retryscope-objects, else
+# the largest of another variant's build of the same base, arch and kind
+# (debug, llvm, gki), which differ by the series' few files; 0: none seen.
+build_record() {
+	local obj=$1 field=$2 tag f m=0 n
 	tag=${obj##*/}
 	if [ -f "$obj/.retryscope-objects" ]; then
-		read -r m _ <"$obj/.retryscope-objects"
-		printf '%d\n' "${m:-0}"
+		awk -v f="$field" '{ print $f + 0; exit }' "$obj/.retryscope-objects"
 		return
 	fi
 	# 7.3-<variant>-x86_64[-debug][-llvm|-gki]: the same base and kind
@@ -198,13 +197,50 @@ build_size() {
 	kind=$(sed -E 's/^[^-]+-.*-(x86_64|arm64)((-debug)?(-llvm|-gki)?)$/\1\2/' <<<"$tag")
 	for f in "$(dirname "$obj")/$base"-*-"$kind"/.retryscope-objects; do
 		[ -f "$f" ] || continue
-		read -r n _ <"$f"
+		n=$(awk -v f="$field" '{ print $f + 0; exit }' "$f")
 		[ "${n:-0}" -le "$m" ] || m=$n
 	done
+	printf '%d\n' "$m"
+}
+
+# build_size OBJ: the objects a full build of OBJ's kind makes (0: none
+# seen): build_record's count, else configs/build-sizes' figure.
+build_size() {
+	local obj=$1 tag m
+	tag=${obj##*/}
+	m=$(build_record "$obj" 1)
+	local base=${tag%%-*} kind
+	kind=$(sed -E 's/^[^-]+-.*-(x86_64|arm64)((-debug)?(-llvm|-gki)?)$/\1\2/' <<<"$tag")
 	[ "$m" != 0 ] || [ ! -f "$RS_TOP/configs/build-sizes" ] ||
 		m=$(awk -v b="$base" -v k="$kind" '$1 == b && $2 == k { n = $3 } END { print n + 0 }' \
 			"$RS_TOP/configs/build-sizes")
 	printf '%d\n' "$m"
+}
+
+# compare_eta CAP_SECS DONE LEFT BUILD_SECS BUILDS SELF_SECS SELFS [NOW]:
+# the estimate on compare's progress line, after DONE captures that took
+# CAP_SECS: when the LEFT captures still to make end, and when the whole
+# compare ends, adding BUILDS kernels still to build (BUILD_SECS seconds
+# in all) and SELFS selftests runs (SELF_SECS); a time of -1 is not known
+# yet (nothing of its kind has run on this machine), and the line says so.
+compare_eta() {
+	local cs=$1 done=$2 left=$3 bs=$4 nb=$5 ss=$6 ns=$7 now=${8:-$(date +%s)} cap rest='' unk=''
+	[ "$done" -gt 0 ] || return 0
+	cap=$((cs * left / done))
+	printf 'captures end in about %d min (at %s)' $((cap / 60)) "$(date -d "@$((now + cap))" +%H:%M)"
+	[ "$nb" -gt 0 ] || [ "$ns" -gt 0 ] || { echo; return 0; }
+	[ "$nb" = 0 ] || rest="$nb kernel$([ "$nb" = 1 ] || echo s) to build"
+	[ "$ns" = 0 ] || rest+="${rest:+, }$ns selftests run$([ "$ns" = 1 ] || echo s)"
+	if [ "$nb" -gt 0 ] && [ "$bs" -lt 0 ]; then unk="builds"; fi
+	if [ "$ns" -gt 0 ] && [ "$ss" -lt 0 ]; then unk+="${unk:+ and }selftests"; fi
+	if [ -n "$unk" ]; then
+		printf '; the whole compare ends later (%s; %s not timed on this machine yet)\n' "$rest" "$unk"
+		return 0
+	fi
+	[ "$nb" -gt 0 ] || bs=0
+	[ "$ns" -gt 0 ] || ss=0
+	printf '; the whole compare in about %d min (at %s; with %s)\n' $(((cap + bs + ss) / 60)) \
+		"$(date -d "@$((now + cap + bs + ss))" +%H:%M)" "$rest"
 }
 
 # obj_dirs BASE VARIANT: the variant's build directories that exist, one a

@@ -2,7 +2,8 @@
 # tests/unit/build-progress.sh: scripts/lib.sh build_progress (the kernel
 # build's "N of about M objects, about T left" line) and build_size (M: this
 # build directory's last full count, else another variant's of the same
-# base, arch and kind) on fixture directories.
+# base, arch and kind), build_record (the seconds a build took) and
+# compare_eta (compare's estimate of its end) on fixture directories.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib.sh"
@@ -44,5 +45,23 @@ t "a fresh clone: configs/build-sizes' figure" "$(RS_TOP=$fresh build_size "$fre
 t "a fresh clone, arm64: its own line" "$(RS_TOP=$fresh build_size "$fresh/obj/7.3-rfc-arm64")" 1300
 t "a fresh clone, a kind not listed: nothing" "$(RS_TOP=$fresh build_size "$fresh/obj/7.3-stock-x86_64-debug")" 0
 t "a build of this machine wins over the table" "$(RS_TOP=$fresh build_size "$o/7.3-stock-x86_64")" 1488
+
+# build_record OBJ 2: the seconds of the last full build of the kind
+t "its own build's seconds" "$(build_record "$o/7.3-stock-x86_64" 2)" 610
+t "a variant never built: the longest of its base and kind" "$(build_record "$o/7.3-patched-x86_64" 2)" 610
+t "a kind never built here: 0, not a guess" "$(build_record "$o/7.3-stock-x86_64-llvm" 2)" 0
+
+# compare_eta: the progress line's estimate (UTC, NOW = 0)
+export TZ=UTC
+t "no capture made yet: nothing said" "$(compare_eta 0 0 35 -1 4 -1 7 0)" ""
+t "captures only: 2 took 200 s, 33 left" "$(compare_eta 200 2 33 0 0 0 0 0)" \
+	"captures end in about 55 min (at 00:55)"
+t "the whole compare: 4 builds (1800 s) and 7 selftests (840 s) after them" \
+	"$(compare_eta 200 2 33 1800 4 840 7 0)" \
+	"captures end in about 55 min (at 00:55); the whole compare in about 99 min (at 01:39; with 4 kernels to build, 7 selftests runs)"
+t "builds not timed yet: no end invented" "$(compare_eta 200 2 33 -1 1 840 7 0)" \
+	"captures end in about 55 min (at 00:55); the whole compare ends later (1 kernel to build, 7 selftests runs; builds not timed on this machine yet)"
+t "selftests not timed, none left to build" "$(compare_eta 200 2 33 -1 0 -1 1 0)" \
+	"captures end in about 55 min (at 00:55); the whole compare ends later (1 selftests run; selftests not timed on this machine yet)"
 
 t_done
