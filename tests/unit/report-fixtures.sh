@@ -95,13 +95,15 @@ rep=$tmp/rep/report.md scn=$tmp/rep/report-scenarios.md
 h='| file-io | stock | 8,100 | 10,685 | 328 | 447.5 | 22 | n/a | 10 | 7.22 | 40 |'
 contains "headline file-io stock (fallbacks, read/write wait and waits >= 1 ms, 3+ attempts, hi wait, throughput)" "$tmp/stdout" "$h"
 # 3 stock runs against patched's 2 good ones: no split of 5 can give a
-# Mann-Whitney p below 0.1, so every ratio that is not x1 is noise
-h='| file-io | patched | 20 (×0.00247, noise) | 3,054 (×0.286, noise) | 10 (×0.0305, noise) | 447.5 (×1) | 22 (×1) | n/a | 10 (×1) | 0.006 (×0.000831, noise) (inversion not exercised) | 75 (×1.88, noise) |'
-contains "headline file-io patched: failed run 2 excluded, ratios, all noise with 3 runs against 2, fl-hi never waited" "$tmp/stdout" "$h"
+# Mann-Whitney p below 0.1 (2 / C(5, 2)), so no ratio that is not x1 can be
+# told from noise or not: "too few runs", not "noise" (the first report of
+# a compare, after one round, called a 7,810 -> 3 drop "noise")
+h='| file-io | patched | 20 (×0.00247, too few runs) | 3,054 (×0.286, too few runs) | 10 (×0.0305, too few runs) | 447.5 (×1) | 22 (×1) | n/a | 10 (×1) | 0.006 (×0.000831, too few runs) (inversion not exercised) | 75 (×1.88, too few runs) |'
+contains "headline file-io patched: failed run 2 excluded, ratios, too few runs with 3 against 2, fl-hi never waited" "$tmp/stdout" "$h"
 # the lossy run 3 is left out (issue 28): the medians of runs 1 and 2 are
 # those mkresults.py put in the middle, so only the mark is gone
 contains "headline swap stock: lossy run left out; module counters without trace.json; no hi wait" "$tmp/stdout" "| swap | stock | 600 | 601 | n/a | 0.50 | n/a | n/a | 10 | n/a | 21 |"
-contains "headline swap patched: ratio to the ok runs of the baseline" "$tmp/stdout" "| swap | patched | 50 (×0.0833, noise) |"
+contains "headline swap patched: ratio to the ok runs of the baseline" "$tmp/stdout" "| swap | patched | 50 (×0.0833, too few runs) |"
 contains "headline is in report.md too" "$rep" "| file-io | stock | 8,100 | 10,685 |"
 contains "lossy run listed as left out" "$rep" "- lossy run stock/swap/3: trace buffer overrun, 120 events lost (excluded)"
 contains "failed run listed" "$rep" "- failed run patched/file-io/2: guest panic during capture (excluded)"
@@ -218,7 +220,7 @@ check "rs-report with an A/A pair (stock, stock-aa)" "$bin/rs-report" "$aares" -
 	-o "$tmp/aa.md"
 contains "  the complexity table has the candidates (a missing key is n/a)" "$tmp/aa.md" "| patched | 3 | +40 −10 | +5 −1 | n/a |"
 lacks "  ... not the A/A copy" "$tmp/aa.md" "| stock-aa | 0 | +0 −0"
-contains "  a ratio inside the A/A band is marked noise" "$tmp/out" "| 75 (×1.88, noise) |"
+contains "  3 runs against 2: too few for the band to matter" "$tmp/out" "| 75 (×1.88, too few runs) |"
 lacks "  no claim outside the Decision section (the old fallback-sum claim)" "$tmp/aa.md" \
 	"removes the most mmap_lock fallbacks"
 lacks "  equal medians are not labelled noise" "$rep" "(×1, noise)"
@@ -246,10 +248,19 @@ for v in 1581 1800 2049 2300 2669; do n=$((n + 1)); fallbacks stock $n $v; done
 n=0
 for v in 4000 4100 4229 4300 4400; do n=$((n + 1)); fallbacks stock-aa $n $v; done
 for n in 1 2 3 4 5; do fallbacks patched $n 1; done
-check "rs-report on 5 runs each of stock, stock-aa (x2.06) and patched" "$bin/rs-report" "$nres" \
-	--kernels stock,patched -o "$tmp/noise.md"
+# inband: every run below stock's (p = 2/252) but x0.59, inside the A/A
+# pair's x2.06 on a log scale: noise by the band; short: 3 runs at 1
+n=0
+for v in 1150 1180 1200 1220 1250; do n=$((n + 1)); fallbacks inband $n $v; done
+for n in 1 2 3; do fallbacks short $n 1; done
+check "rs-report on 5 runs each of stock, stock-aa (x2.06), patched and inband, 3 of short" "$bin/rs-report" "$nres" \
+	--kernels stock,patched,inband,short -o "$tmp/noise.md"
 contains "  2,049 -> 1 fallbacks is not noise beside an A/A pair at x2.06" "$tmp/noise.md" \
 	"| file-io | patched | 1 (×0.000488) |"
+contains "  a ratio inside the A/A band (x0.59 against x2.06) is noise, with p = 2/252" "$tmp/noise.md" \
+	"| file-io | inband | 1,200 (×0.586, noise) |"
+contains "  5 runs against 3 can reach p < 0.05 (2/56): 2,049 -> 1 is not noise" "$tmp/noise.md" \
+	"| file-io | short | 1 (×0.000488) |"
 contains "  ... and stock-aa's own x2.06 is not called noise either: it is the band" "$tmp/noise.md" \
 	"| file-io | stock-aa | 4,229 (×2.06) |"
 # The decision (issue 29): the same 2,049 -> 1 as a primary metric
@@ -379,7 +390,7 @@ contains "  retried under mmap_lock on stock, none on patched (no p99 over 20 fa
 # 10 retried faults a run cannot give a p99 (issue 29): the headline's
 # column is n/a, not their max under the p99's name
 contains "  headline: no retried faults' p99 over 10 faults a run" "$tmp/lat.md" \
-	"| swap | patched | 50 (×0.0833, noise) | 51 (×0.0849, noise) | n/a | 0.50 (×1) | n/a | n/a |"
+	"| swap | patched | 50 (×0.0833, too few runs) | 51 (×0.0849, too few runs) | n/a | 0.50 (×1) | n/a | n/a |"
 # ... and over 100 a run it is the p99, run by run then the median
 # (stock 1 + 0.99 x 0.25 = 1.2475 ms; patched 0.12475)
 for n in 1 2 3; do
@@ -388,7 +399,7 @@ for n in 1 2 3; do
 done
 check "rs-report with 100 retried faults a run" "$bin/rs-report" "$lres" --baseline stock -o "$tmp/lat100.md"
 contains "  headline: the retried faults' p99 over 100 a run (1.2475 ms; 0.12475)" "$tmp/lat100.md" \
-	"| swap | patched | 50 (×0.0833, noise) | 51 (×0.0849, noise) | n/a | 0.50 (×1) | n/a | 0.12 (×0.1, noise) |"
+	"| swap | patched | 50 (×0.0833, too few runs) | 51 (×0.0849, too few runs) | n/a | 0.50 (×1) | n/a | 0.12 (×0.1, too few runs) |"
 contains "  retried under the VMA lock on patched only" "$tmp/lat.md" \
 	"| swap | swap, retried, finished under the VMA lock | 0 | 30: 112.5 / — / 125 |"
 contains "  ... and over 300 pooled faults the p99 (124.75 µs)" "$tmp/lat100.md" \

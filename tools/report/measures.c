@@ -647,31 +647,43 @@ size_t row_runs(const struct results *res, const char *kernel, const char *scen,
 	return n;
 }
 
-int within_noise(const struct results *res, const char *scen, const struct row *row,
-		 const char *cls, size_t k)
+/* The exact two-sided Mann-Whitney test's smallest p with nb and nk runs:
+ * every run of one side below every run of the other. */
+static double mw_min_p(size_t nb, size_t nk)
+{
+	double lc = lgamma((double)(nb + nk) + 1) - lgamma((double)nb + 1) - lgamma((double)nk + 1);
+
+	return fmin(1, 2 * exp(-lc));
+}
+
+enum noise within_noise(const struct results *res, const char *scen, const struct row *row,
+			const char *cls, size_t k)
 {
 	int aa = aa_kernel(res);
 	if (k == 0 || (int)k == aa)
-		return 0;
+		return NOISE_NO;
 	double b = cell_median(res, res->kernels[0], scen, row, cls);
 	double v = cell_median(res, res->kernels[k], scen, row, cls);
 	if (isnan(b) || isnan(v) || b == v)
-		return 0;
-	/* the runs cannot tell the two kernels apart */
+		return NOISE_NO;
 	double *vb, *vk;
 	size_t nb = row_runs(res, res->kernels[0], scen, row, cls, &vb);
 	size_t nk = row_runs(res, res->kernels[k], scen, row, cls, &vk);
 	double p = st_mann_whitney(vb, nb, vk, nk);
 	free(vb);
 	free(vk);
+	/* the runs could not tell the two kernels apart however far apart */
+	if (mw_min_p(nb, nk) >= NOISE_P)
+		return NOISE_FEW;
+	/* the runs cannot tell the two kernels apart */
 	if (!isnan(p) && p >= NOISE_P)
-		return 1;
+		return NOISE_YES;
 	/* or the change is no larger, on a log scale, than two captures of
 	 * the baseline differ by: x0.5 and x2 are as far from x1 */
 	double a = aa >= 0 ? cell_median(res, res->kernels[aa], scen, row, cls) : NAN;
 	if (isnan(a) || a <= 0 || b <= 0 || v <= 0)
-		return 0;
-	return fabs(log(v / b)) <= fabs(log(a / b));
+		return NOISE_NO;
+	return fabs(log(v / b)) <= fabs(log(a / b)) ? NOISE_YES : NOISE_NO;
 }
 
 int scenario_has_class(const struct results *res, const char *scen, const char *cls)

@@ -199,13 +199,18 @@ size_t row_runs(const struct results *res, const char *kernel, const char *scen,
 /* A difference's Mann-Whitney p at or above this is no difference. */
 #define NOISE_P 0.05
 
-/* 1 when kernel k (neither of the A/A pair) cannot be told from the
- * baseline in row: their runs do not differ (exact Mann-Whitney p >=
- * NOISE_P; always so with fewer than 4 runs a side), or the ratio of the
- * medians is no further from 1 on a log scale than the A/A copy's (a
- * kernel and the baseline with equal medians are not labelled). */
-int within_noise(const struct results *res, const char *scen, const struct row *row,
-		 const char *cls, size_t k);
+/* What the runs of kernel k (neither of the A/A pair) and the baseline
+ * say of their difference in row: NOISE_FEW when there are too few runs
+ * for the exact Mann-Whitney test to reach NOISE_P at all (its smallest
+ * p, 2 / C(nb + nk, nk), is at or above it: always so with fewer than 4
+ * runs a side; after the first rounds of a compare), NOISE_YES when they
+ * cannot be told apart (p >= NOISE_P, or the ratio of the medians is no
+ * further from 1 on a log scale than the A/A copy's), else NOISE_NO (and
+ * for a kernel whose median equals the baseline's: not labelled). */
+enum noise { NOISE_NO, NOISE_YES, NOISE_FEW };
+
+enum noise within_noise(const struct results *res, const char *scen, const struct row *row,
+			const char *cls, size_t k);
 
 /* A markdown table's head: the columns of lead ("| site |"), one per
  * kernel, right-aligned, then the alignment row (lead_align: "|---|"). */

@@ -250,8 +250,10 @@ static void write_headline(FILE *f, const struct results *res, const struct sbuf
 {
 	fprintf(f, "\n## Headline (exploratory)\n\nMedian [min–max] over runs; (×r) is the ratio of "
 		   "medians to %s; \"noise\" where the runs cannot tell the two apart (Mann-Whitney "
-		   "p ≥ %.2g, uncorrected) or the ratio is within the A/A copy's.\n\n%s",
-		res->kernels[0], NOISE_P, head->s);
+		   "p ≥ %.2g, uncorrected) or the ratio is within the A/A copy's; \"too few runs\" "
+		   "where there are too few for the test to reach p < %.2g however far apart they are "
+		   "(fewer than 4 a side).\n\n%s",
+		res->kernels[0], NOISE_P, NOISE_P, head->s);
 	struct sbuf lists = { 0 };
 	run_lists(res, NULL, &lists);
 	if (lists.s)

@@ -24,11 +24,16 @@ static void headline_cell(const struct results *res, struct sbuf *b, const char 
 		return;
 	}
 	sb_printf(b, " %s", fmt_num(c.s.median, cb, sizeof(cb)));
-	if (k > 0 && base->s.n && base->s.median > 0)
+	if (k > 0 && base->s.n && base->s.median > 0) {
+		static const char *const mark[] = {
+			[NOISE_NO] = "", [NOISE_YES] = ", noise", [NOISE_FEW] = ", too few runs"
+		};
+
 		sb_printf(b, " (×%.3g%s)", c.s.median / base->s.median,
-			  within_noise(res, scen, &key_rows[i], NULL, k) ? ", noise" : "");
-	else if (k > 0 && base->s.n && c.s.median != 0)
+			  mark[within_noise(res, scen, &key_rows[i], NULL, k)]);
+	} else if (k > 0 && base->s.n && c.s.median != 0) {
 		sb_printf(b, " (%s 0)", res->kernels[0]);
+	}
 	if (i == KEY_HI_WAIT && !inversion_exercised(res, res->kernels[k], scen))
 		sb_printf(b, " (inversion not exercised)");
 	sb_printf(b, " |");
