@@ -299,6 +299,21 @@ contains "  the verdict counts the metrics that were not measured" "$tmp/decisio
 contains "  the power note: 3 runs at least for p < 0.025 over 2 tests" "$tmp/decision.md" \
 	"needs at least 3 runs for the exact test to reach p < 0.025 (0.05 / 2 tests)"
 lacks "  no host path in the report" "$tmp/decision.md" "$tmp"
+contains "  one-group runs (x1.6 apart at most) get a run count" "$tmp/decision.md" \
+	"| mmap_lock fallbacks after file I/O (file-major) | 10 | 0.404 | ×"
+# Two groups far apart (the hi thread's wait: stalled behind the writer
+# for the whole run, or not at all): the SD of ln measures the gap, and
+# the run count computed from it (27,734 on arm64) meant nothing
+bres=$tmp/bimodal
+mkdir -p "$bres"
+n=0
+for v in 1 2 3 1000 2000; do n=$((n + 1)); counter_run "$bres" stock file-major $n fallback_after_file_io $v; done
+n=0
+for v in 2 3 1500 2500 3000; do n=$((n + 1)); counter_run "$bres" stock-aa file-major $n fallback_after_file_io $v; done
+for n in 1 2 3 4 5; do counter_run "$bres" patched file-major $n fallback_after_file_io 1; done
+check "rs-report on a baseline in two groups" "$bin/rs-report" "$bres" --kernels stock,patched -o "$tmp/bimodal.md"
+contains "  the power note says two groups, not a run count" "$tmp/bimodal.md" \
+	"| n/a | n/a: two groups, 5 runs at 3 or less and 5 at 1,000 or more;"
 # without the A/A copy the baseline is stock's 5 runs alone: 2 / C(2n, n)
 # must be below 0.05 / 2 tests: n = 4 gives 2/70 = 0.029 (not), 5 gives
 # 2/252 = 0.0079

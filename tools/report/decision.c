@@ -382,6 +382,44 @@ static double log_sd(const double *v, size_t n)
 	return sqrt(s2 / (double)(n - 1));
 }
 
+/* Two groups far apart: the sorted positive values v split at a gap of
+ * at least BIMODAL_GAP times, with 2 runs or more on each side.  The SD of
+ * ln of such runs measures the gap, not a spread: a run count computed
+ * from it (27,734 for the ui-inversion hi thread's wait on arm64) means
+ * nothing.  1 and the split (runs below, the lower group's max, the upper
+ * group's min) when there is one, else 0. */
+#define BIMODAL_GAP 100.0
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int bimodal_split(const double *v, size_t n, size_t *nlo, double *lo_max, double *hi_min)
+{
+	double *s;
+	int found = 0;
+
+	if (n < 4)
+		return 0;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return 0;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	for (size_t i = 2; i + 2 <= n && s[0] > 0; i++)
+		if (s[i] >= BIMODAL_GAP * s[i - 1] &&
+		    (!found || s[i] / s[i - 1] > *hi_min / *lo_max)) {
+			found = 1;
+			*nlo = i;
+			*lo_max = s[i - 1];
+			*hi_min = s[i];
+		}
+	free(s);
+	return found;
+}
+
 /* ln C(n, k) */
 static double log_choose(double n, double k)
 {
@@ -419,13 +457,27 @@ static void write_power(FILE *f, const struct results *res, const struct decisio
 		double sd = log_sd(vb, nb);
 		size_t nk = 0;
 
-		free(vb);
 		for (size_t k = 1; k < res->nk; k++)
 			if ((int)k != d->aa && d->t[m * d->nk + k].nk > nk)
 				nk = d->t[m * d->nk + k].nk;
+		size_t nlo = 0;
+		double lo_max = 0, hi_min = 0;
+		int two = !isnan(sd) && bimodal_split(vb, nb, &nlo, &lo_max, &hi_min);
+
+		free(vb);
 		fprintf(f, "| %s | %zu |", pr->label, nb);
 		if (isnan(sd) || !nk) {
 			fprintf(f, " n/a | n/a | n/a |\n");
+			continue;
+		}
+		if (two) {
+			char a[32], b[32];
+
+			fprintf(f, " %.3f | n/a | n/a: two groups, %zu runs at %s or less and %zu at %s "
+				   "or more; the SD of ln measures the gap between them, and their median "
+				   "moves with the share of runs in each |\n",
+				sd, nlo, fmt_num(lo_max, a, sizeof(a)), nb - nlo,
+				fmt_num(hi_min, b, sizeof(b)));
 			continue;
 		}
 		double det = exp(z * sd * sqrt(1.0 / (double)nb + 1.0 / (double)nk) / sqrt(are));
