@@ -157,6 +157,14 @@ fi
 check "its report has the A/A kernel" grep -q 'stock-aa' "$res2/rounds/report.md"
 check "the report was written after each round (round 1 and 2 of stock patched)" \
 	test "$(grep -c 'report (round [12] of 2 of stock patched)' "$RS_BUILD/check/compare-rounds.log")" = 2
+# The progress (issue 33): after the first capture, when the captures end;
+# at the end, the time of each phase (the README's time budget)
+check "the second capture's line says when the captures end" \
+	grep -Eq 'round 1 of 2: patched \(capture 2 of 6; captures end in about [0-9]+ min \(at [0-9]{2}:[0-9]{2}\)\)$' \
+	"$RS_BUILD/check/compare-rounds.log"
+check "the last step line gives each phase's time (6 captures, no selftests)" \
+	grep -Eq 'took [0-9]+ s: setup [0-9]+ s; kernel builds [0-9]+ s \([0-9]\); captures [0-9]+ s \(6\); selftests 0 s \(0\); reports [0-9]+ s$' \
+	"$RS_BUILD/check/compare-rounds.log"
 
 # An interrupted compare is resumed by the next with the same options and no
 # --run-id: what it filed from the same build is kept, the rest is done.
