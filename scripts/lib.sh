@@ -181,6 +181,12 @@ build_progress() {
 	fi
 }
 
+# build_kind TAG: a build directory's kind from its name,
+# 7.3-<variant>-x86_64[-debug][-llvm|-gki]: x86_64[-debug][-llvm|-gki]
+build_kind() {
+	sed -E 's/^[^-]+-.*-(x86_64|arm64)((-debug)?(-llvm|-gki)?)$/\1\2/' <<<"$1"
+}
+
 # build_record OBJ FIELD: field 1 (objects) or 2 (seconds) of the last full
 # build of OBJ's kind on this machine: OBJ's own .retryscope-objects, else
 # the largest of another variant's build of the same base, arch and kind
@@ -192,9 +198,8 @@ build_record() {
 		awk -v f="$field" '{ print $f + 0; exit }' "$obj/.retryscope-objects"
 		return
 	fi
-	# 7.3-<variant>-x86_64[-debug][-llvm|-gki]: the same base and kind
 	local base=${tag%%-*} kind
-	kind=$(sed -E 's/^[^-]+-.*-(x86_64|arm64)((-debug)?(-llvm|-gki)?)$/\1\2/' <<<"$tag")
+	kind=$(build_kind "$tag")
 	for f in "$(dirname "$obj")/$base"-*-"$kind"/.retryscope-objects; do
 		[ -f "$f" ] || continue
 		n=$(awk -v f="$field" '{ print $f + 0; exit }' "$f")
@@ -210,7 +215,7 @@ build_size() {
 	tag=${obj##*/}
 	m=$(build_record "$obj" 1)
 	local base=${tag%%-*} kind
-	kind=$(sed -E 's/^[^-]+-.*-(x86_64|arm64)((-debug)?(-llvm|-gki)?)$/\1\2/' <<<"$tag")
+	kind=$(build_kind "$tag")
 	[ "$m" != 0 ] || [ ! -f "$RS_TOP/configs/build-sizes" ] ||
 		m=$(awk -v b="$base" -v k="$kind" '$1 == b && $2 == k { n = $3 } END { print n + 0 }' \
 			"$RS_TOP/configs/build-sizes")
