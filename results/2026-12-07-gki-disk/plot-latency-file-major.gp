@@ -13,4 +13,8 @@ set yrange [*:1.5]
 set grid xtics ytics
 plot 'plot-latency-file-major.dat' index 0 using 1:2 with lines lw 2 title 'stock', \
      'plot-latency-file-major.dat' index 1 using 1:2 with lines lw 2 title 'rfc', \
-     'plot-latency-file-major.dat' index 2 using 1:2 with lines lw 2 title 'stock-aa'
+     'plot-latency-file-major.dat' index 2 using 1:2 with lines lw 2 title 'v2', \
+     'plot-latency-file-major.dat' index 3 using 1:2 with lines lw 2 title 'anon-only', \
+     'plot-latency-file-major.dat' index 4 using 1:2 with lines lw 2 title 'retry-hard', \
+     'plot-latency-file-major.dat' index 5 using 1:2 with lines lw 2 title 'no-drop', \
+     'plot-latency-file-major.dat' index 6 using 1:2 with lines lw 2 title 'stock-aa'
