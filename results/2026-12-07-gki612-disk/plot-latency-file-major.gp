@@ -1,0 +1,16 @@
+# written by rs-report; run: gnuplot plot-latency-file-major.gp
+set terminal svg size 960,540 dynamic noenhanced font 'sans,12'
+set output 'plot-latency-file-major.svg'
+set datafile separator '\t'
+set title 'file-major: op latency of the io class, fraction above x (runs pooled)'
+set key outside right top
+set grid ytics
+set logscale xy
+set format y '%g'
+set xlabel 'latency (µs)'
+set ylabel 'fraction above x (log)'
+set yrange [*:1.5]
+set grid xtics ytics
+plot 'plot-latency-file-major.dat' index 0 using 1:2 with lines lw 2 title 'stock', \
+     'plot-latency-file-major.dat' index 1 using 1:2 with lines lw 2 title 'rfc', \
+     'plot-latency-file-major.dat' index 2 using 1:2 with lines lw 2 title 'stock-aa'
