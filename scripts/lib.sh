@@ -577,6 +577,69 @@ archboot_info() {
 	esac
 }
 
+# selftests_toolchain ARCH: how scripts/build-selftests builds the mm
+# selftests statically for ARCH (x86_64, arm64 or an ARCHBOOT_ARCHES name),
+# in st_* variables: st_cc (the compiler command, an array), st_march (the
+# ARCH the mm Makefile wants: riscv64, s390x, powerpc, ...), st_karch (the
+# kernel's ARCH, for headers_install), st_libc (the static libc.a it links),
+# st_pkgs (the Debian packages that give the compiler and libc.a),
+# st_debarch (Debian's name of the arch: scripts/userland's --arch for the
+# static libnuma, libcap and liburing), st_missing (what is missing, when
+# the arch cannot be built here: the row says it).
+# shellcheck disable=SC2034 # the st_* variables are its result
+selftests_toolchain() {
+	local triple='' libcarch=''
+	st_cc=() st_missing='' st_debarch=''
+	case $1 in
+	x86_64) st_march=x86_64 st_karch=x86 st_debarch=amd64 ;;
+	arm64) triple=aarch64-linux-gnu libcarch=arm64 st_march=arm64 st_karch=arm64 st_debarch=arm64 ;;
+	arm) triple=arm-linux-gnueabihf libcarch=armhf st_march=arm st_karch=arm st_debarch=armhf ;;
+	riscv) triple=riscv64-linux-gnu libcarch=riscv64 st_march=riscv64 st_karch=riscv ;;
+	s390) triple=s390x-linux-gnu libcarch=s390x st_march=s390x st_karch=s390 st_debarch=s390x ;;
+	powerpc) triple=powerpc64le-linux-gnu libcarch=ppc64el st_march=powerpc st_karch=powerpc st_debarch=ppc64el ;;
+	loongarch)
+		# bookworm has no libc6-dev-loong64-cross (nor a loongarch gcc):
+		# trixie's (glibc 2.41) and its libgcc-14-dev-loong64-cross,
+		# extracted under build/selftests/sysroot-loong64 by
+		# scripts/build-selftests, with clang-19; -mno-lsx: the
+		# tinyconfig kernel has no CPU_HAS_LSX (glibc picks its LSX
+		# routines by HWCAP)
+		local sr=$RS_BUILD/selftests/sysroot-loong64
+		st_march=loongarch64 st_karch=loongarch st_pkgs=(clang-19 lld-19)
+		st_libc=$sr/usr/loongarch64-linux-gnu/lib/libc.a
+		st_cc=("$(llvm_prefix)clang" --target=loongarch64-linux-gnu --sysroot="$sr" --gcc-toolchain="$sr/usr"
+			-fuse-ld=lld -mno-lsx)
+		[ -n "$(llvm_prefix)" ] || st_missing="clang-19 (Debian has no loongarch gcc; scripts/setup installs clang-19 lld-19)"
+		return ;;
+	*) die "selftests_toolchain: unknown arch '$1'" ;;
+	esac
+	if [ -z "$triple" ]; then
+		st_cc=(gcc) st_pkgs=(build-essential) st_libc=/usr/lib/x86_64-linux-gnu/libc.a
+	else
+		st_cc=("$triple-gcc") st_pkgs=("gcc-$triple" "libc6-dev-$libcarch-cross") st_libc=/usr/$triple/lib/libc.a
+	fi
+}
+
+# apt_install_missing PKG...: install those of the Debian packages that are
+# not installed (as root; not root: say so and return 1).  Returns 1 when
+# one is still missing afterwards.
+apt_install_missing() {
+	local p missing=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
+	done
+	[ "${#missing[@]}" -gt 0 ] || return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		printf '%s: missing Debian packages %s (not root: scripts/setup installs them)\n' "${0##*/}" "${missing[*]}" >&2
+		return 1
+	fi
+	step "apt-get install ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 || {
+		printf '%s: apt-get install %s failed\n' "${0##*/}" "${missing[*]}" >&2
+		return 1
+	}
+}
+
 # archboot_block FILE: the result block the guest printed on its console
 # (the lines between "rs-archboot: begin" and "rs-archboot: end", without
 # the prefix and without the console's carriage returns); nothing if the
