@@ -16,7 +16,7 @@ else
 VARIANTS ?= stock rfc v2 anon-only retry-hard no-drop
 endif
 
-.PHONY: all setup kernels module tools check check-arm64 check-debug compare bench check-arches check-arches-boot check-series clean clean-module help
+.PHONY: all setup kernels module tools check check-arm64 check-debug compare bench check-arches check-arches-boot check-arches-selftests check-series clean clean-module help
 
 all: kernels module tools
 
@@ -74,6 +74,12 @@ check-arches:
 ARCHES_BOOT_VARIANTS ?= stock rfc
 check-arches-boot: setup
 	scripts/boot-arches --variants "$(ARCHES_BOOT_VARIANTS)"
+
+# The mm selftests on those kernels (and arm64's lab kernels), stock vs rfc,
+# test by test (docs/arches.md): boots check-arches-boot's kernels, which it
+# needs built; a few minutes a kernel, outside make check's budget.
+check-arches-selftests: setup
+	scripts/arch-selftests
 
 clean: clean-module
 	rm -rf build/mod build/check build/vm

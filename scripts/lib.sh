@@ -715,3 +715,85 @@ archboot_verdict() {
 	done
 	return "$fail"
 }
+
+# ------------------------------------------------- other-arch selftests
+# scripts/arch-selftests (issue 32): the mm selftests under the nolibc
+# runner tools/archboot/rs-kselftest.c, whose console lines these read.
+
+# kselftest_collect TIMEOUT LOGDIR TSV: the consoles of one kernel's boots,
+# in order, on stdin (carriage returns and all): TSV (scripts/selftests' columns: name result rc
+# seconds tap_pass tap_fail tap_skip note) and LOGDIR/<test>.log and
+# .dmesg.  result: pass (rc 0), skip (rc 4), timeout (the runner killed it
+# at TIMEOUT), fail (else; a signal's note says which), oops (Oops/BUG:/
+# WARNING:/KASAN in the kernel log it caused, whatever its rc), notrun,
+# crash (the guest died in it: no result line before the next boot or the
+# end; its note is the console's last other line).  Prints the index of
+# the test after the last one started when the last boot did not reach
+# "rs-kselftest: done" (where the next boot starts), else nothing.
+kselftest_collect() {
+	tr -d '\r' | awk -v dir="$2" -v tsv="$3" -v tmo="$1" '
+	function flush_crash(   why) {
+		if (cur == "") return
+		why = "guest died in it: " (lastline == "" ? "no console line" : lastline)
+		printf "%s\tcrash\t-\t-\t0\t0\t0\t%s\n", cur, substr(why, 1, 150) >> tsv
+		cur = ""
+	}
+	BEGIN { printf "name\tresult\trc\tseconds\ttap_pass\ttap_fail\ttap_skip\tnote\n" > tsv; next_from = 0 }
+	/^rs-kselftest: start / { flush_crash(); done = 0; next }
+	/^rs-kselftest: done/ { done = 1; next }
+	/^rs-kselftest: run / { flush_crash(); idx = $3; cur = $4; next_from = idx + 1; inlog = 0; next }
+	/^rs-kselftest: notrun / { n = $3; sub(/:$/, "", n); w = $0; sub(/^[^:]*: [^:]*: /, "", w)
+		printf "%s\tnotrun\t-\t0\t0\t0\t0\tnot run: %s\n", n, w >> tsv; cur = ""; next }
+	/^rs-kselftest: log-begin / { inlog = 1; tp = tf = ts = 0; note1 = ""; skip1 = ""; tail1 = ""; bail = ""
+		lf = dir "/" $3 ".log"; df = dir "/" $3 ".dmesg"; printf "" > lf; printf "" > df; oops = ""; next }
+	/^rs-kselftest: log-end / { inlog = 0; close(lf); next }
+	/^rs-kselftest: dmesg / { if (cur == "") next; m = substr($0, 21); print m >> df
+		if (oops == "" && m ~ /Oops|BUG:|WARNING:|KASAN|general protection fault/) oops = m; next }
+	/^rs-kselftest: result / {
+		split($4, a, "="); rc = a[2]; split($5, b, "="); secs = b[2]; split($6, c, "="); to = c[2]
+		res = rc == 0 ? "pass" : rc == 4 ? "skip" : "fail"; note = ""
+		if (to == 1) { res = "timeout"; note = "killed after " tmo "s" }
+		else if (res == "fail" && rc > 128) note = "killed by signal " (rc - 128)
+		if (oops != "") { res = "oops"; note = (note == "" ? "" : note "; ") oops }
+		if (note == "" && res == "fail") note = note1 != "" ? note1 (tf > 1 ? " (+" tf - 1 " more)" : "") : bail != "" ? bail : tail1
+		if (note == "" && res == "pass" && tf > 0) note = "exit 0, but " tf " TAP case(s) not ok: " note1
+		if (note == "" && res == "skip") note = skip1 != "" ? skip1 : tail1
+		gsub(/\t/, " ", note)
+		printf "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", $3, res, rc, secs, tp, tf, ts, substr(note, 1, 150) >> tsv
+		close(df); cur = ""; next }
+	/^rs-kselftest: / { next }
+	inlog { print >> lf
+		if ($0 ~ /^ok [0-9]+/) { if ($0 ~ /# SKIP/) { ts++; if (skip1 == "") skip1 = $0 } else tp++ }
+		if ($0 ~ /^not ok [0-9]+/) { if ($0 ~ /# SKIP/) { ts++; if (skip1 == "") skip1 = $0 } else { tf++; if (note1 == "") note1 = $0 } }
+		if (bail == "" && $0 ~ /^Bail out!/) bail = $0
+		if (skip1 == "" && $0 ~ /# SKIP/) skip1 = $0
+		if ($0 != "") tail1 = $0
+		next }
+	{ if ($0 != "") lastline = $0 }
+	END { flush_crash(); if (!done) print next_from }
+'
+}
+
+# kselftest_counts TSV: "N pass / N fail / N skip", then "/ N timeout",
+# oops, crash and notrun where there are any.
+kselftest_counts() {
+	awk -F'\t' 'NR > 1 { n[$2]++ } END {
+		s = sprintf("%d pass / %d fail / %d skip", n["pass"], n["fail"], n["skip"])
+		split("timeout oops crash notrun", k, " ")
+		for (i = 1; i <= 4; i++) if (n[k[i]]) s = s sprintf(" / %d %s", n[k[i]], k[i])
+		print s }' "$1"
+}
+
+# kselftest_compare TSV_A TSV_B NAME_A NAME_B: per test (A's order, then
+# B's tests A lacks) "name A B same|DIFFERS", a header first, where A and B
+# are the result and its TAP counts ("fail 13/3/17": ok, not ok, skipped
+# cases): a test failing on both with other cases failing differs too; "-"
+# for a test one of them lacks.
+kselftest_compare() {
+	awk -F'\t' -v va="$3" -v vb="$4" 'FNR == 1 { f++; next }
+		f == 1 { ra[$1] = $2 " " $5 "/" $6 "/" $7; order[++n] = $1 }
+		f == 2 { rb[$1] = $2 " " $5 "/" $6 "/" $7; if (!($1 in ra)) order[++n] = $1 }
+		END { printf "name\t%s\t%s\tsame\n", va, vb
+			for (i = 1; i <= n; i++) { t = order[i]; x = t in ra ? ra[t] : "-"; y = t in rb ? rb[t] : "-"
+				printf "%s\t%s\t%s\t%s\n", t, x, y, x == y ? "same" : "DIFFERS" } }' "$1" "$2"
+}
