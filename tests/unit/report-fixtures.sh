@@ -701,6 +701,17 @@ contains "  with a verdict per kernel" "$tmp/cut.md" "Guest crashes by kernel: s
 printf 'result=failed\nreason=\ncrash=oops\n' >"$cres/patched/file-io/3/status"
 check "rs-report: two crashes on one kernel" "$bin/rs-report" "$cres" -o "$tmp/cut2.md"
 contains "  repeat on one kernel only: a finding about it" "$tmp/cut2.md" "They repeat on patched only: that looks like a finding about that kernel"
+# A hang is the host's time limit running out, not a crash the guest
+# reported: hangs on one kernel alone are no finding about it (the x86
+# reference run's SCHED_IDLE hangs on stock were read as one).
+printf 'result=failed\nreason=\ncrash=hang\n' >"$cres/patched/file-io/2/status"
+printf 'result=failed\nreason=\ncrash=hang\n' >"$cres/patched/file-io/3/status"
+check "rs-report: two hangs on one kernel" "$bin/rs-report" "$cres" -o "$tmp/hang2.md"
+contains "  counted as hangs" "$tmp/hang2.md" "Guest crashes by kernel: stock 0, patched 2. 2 of them are hangs: the host stopped a guest"
+lacks "  and no finding drawn from them" "$tmp/hang2.md" "looks like a finding"
+printf 'result=failed\nreason=\ncrash=oops\n' >"$cres/patched/file-io/3/status"
+check "rs-report: a hang and an oops on one kernel" "$bin/rs-report" "$cres" -o "$tmp/hang1.md"
+contains "  the oops alone is judged" "$tmp/hang1.md" "1 of them is a hang: the host stopped a guest that had not finished within its time limit, which a hung kernel and a guest the host starved of CPU both cause (each run's meta.host has the host's CPU time); it is not counted in what follows. One crash alone"
 contains "old form: a failed run whose reason says panic marks the kernel" "$rep" "- **patched: file-io/2: guest panic during capture**"
 ks=$kres/stock/swap/1/status
 printf 'result=ok\nreason=\ncrash=hang\n' >"$ks"

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,11 +180,19 @@ static void write_marks(FILE *f, const struct results *res, struct sbuf *marks)
  * Guest crashes by kernel, and what they look like: one kernel crashing
  * again and again while the others never do is a finding about that
  * kernel; crashes spread over kernels look like the lab
- * (docs/known-problems.md: text patching under multi-threaded TCG).
+ * (docs/known-problems.md: text patching under multi-threaded TCG).  A
+ * hang is the host's time limit running out, which a hung kernel and a
+ * guest the host starved of CPU both cause: hangs are counted apart and
+ * the verdict is drawn from the other crashes only.
  */
+static bool crash_is_hang(const struct run *r)
+{
+	return r->crash && !strcmp(r->crash, "hang");
+}
+
 static void write_crash_verdict(FILE *f, const struct results *res)
 {
-	size_t total = 0, kernels = 0, worst = 0, worst_k = 0;
+	size_t total = 0, hangs = 0, kernels = 0, worst = 0, worst_k = 0;
 
 	for (size_t i = 0; i < res->n; i++)
 		total += res->r[i].crash != NULL;
@@ -192,17 +201,27 @@ static void write_crash_verdict(FILE *f, const struct results *res)
 	total = 0;
 	fprintf(f, "\nGuest crashes by kernel:");
 	for (size_t k = 0; k < res->nk; k++) {
-		size_t n = 0;
+		size_t n = 0, nh = 0;
 
-		for (size_t i = 0; i < res->n; i++)
-			n += res->r[i].crash && !strcmp(res->r[i].kernel, res->kernels[k]);
+		for (size_t i = 0; i < res->n; i++) {
+			if (!res->r[i].crash || strcmp(res->r[i].kernel, res->kernels[k]))
+				continue;
+			n++;
+			nh += crash_is_hang(&res->r[i]);
+		}
 		fprintf(f, " %s %zu%s", res->kernels[k], n, k + 1 < res->nk ? "," : ".");
-		total += n;
-		kernels += n > 0;
-		if (n > worst)
-			worst = n, worst_k = k;
+		hangs += nh;
+		total += n - nh;
+		kernels += n > nh;
+		if (n - nh > worst)
+			worst = n - nh, worst_k = k;
 	}
-	if (total == 1)
+	if (hangs)
+		fprintf(f, " %zu of them %s: the host stopped a guest that had not finished within its time limit, which a hung kernel and a guest the host starved of CPU both cause (each run's meta.host has the host's CPU time); %s not counted in what follows.",
+			hangs, hangs == 1 ? "is a hang" : "are hangs", hangs == 1 ? "it is" : "they are");
+	if (total == 0)
+		fprintf(f, "\n");
+	else if (total == 1)
 		fprintf(f, " One crash alone cannot tell a kernel's bug from the lab's (docs/known-problems.md).\n");
 	else if (kernels == 1 && res->nk > 1)
 		fprintf(f, " They repeat on %s only: that looks like a finding about that kernel, not lab noise.\n",
