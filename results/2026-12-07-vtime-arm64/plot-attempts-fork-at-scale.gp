@@ -8,7 +8,7 @@ set grid ytics
 set datafile missing 'n/a'
 set ylabel 'faults'
 set logscale y
-set yrange [0.5:2.95396e+06]
+set yrange [0.5:2.86928e+06]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
