@@ -92,15 +92,31 @@ static __always_inline void rs_emh_handle_mm_fault(unsigned long vma,
 }
 
 /*
+ * Argument @n (0 to 2) of a probed function at its entry.  32-bit arm has
+ * no regs_get_kernel_argument(); its procedure call standard passes the
+ * first four word-sized arguments in r0-r3, and every argument read here
+ * is word-sized (a pointer, an address, flags, a sequence count).
+ */
+static __always_inline unsigned long rs_kprobe_arg(struct pt_regs *regs,
+						   unsigned int n)
+{
+#ifdef CONFIG_ARM
+	return regs->uregs[n];
+#else
+	return regs_get_kernel_argument(regs, n);
+#endif
+}
+
+/*
  * An entry hook as a kprobe (where ftrace cannot take the symbol): defines
  * @hook##_kp...
  */
 #define RS_KPROBE_ENTRY_HOOK(hook)					\
 static int hook##_kp(struct kprobe *p, struct pt_regs *regs)		\
 {									\
-	hook(regs_get_kernel_argument(regs, 0),				\
-	     regs_get_kernel_argument(regs, 1),				\
-	     regs_get_kernel_argument(regs, 2));			\
+	hook(rs_kprobe_arg(regs, 0),					\
+	     rs_kprobe_arg(regs, 1),					\
+	     rs_kprobe_arg(regs, 2));					\
 	return 0;							\
 }
 
@@ -167,9 +183,9 @@ static void rs_lock_mm_exit(void *data, unsigned long vma)
 static int name##_krp_entry(struct kretprobe_instance *ri,		\
 			    struct pt_regs *regs)			\
 {									\
-	if (enter(ri->data, regs_get_kernel_argument(regs, 0),		\
-		  regs_get_kernel_argument(regs, 1),			\
-		  regs_get_kernel_argument(regs, 2)))			\
+	if (enter(ri->data, rs_kprobe_arg(regs, 0),			\
+		  rs_kprobe_arg(regs, 1),				\
+		  rs_kprobe_arg(regs, 2)))				\
 		return 1;						\
 	rs_hit(id);							\
 	return 0;							\
