@@ -621,23 +621,53 @@ selftests_toolchain() {
 }
 
 # apt_install_missing PKG...: install those of the Debian packages that are
-# not installed (as root; not root: say so and return 1).  Returns 1 when
-# one is still missing afterwards.
+# not installed (as root; not root: say so and return 1), and say which, or
+# that all were there.  Returns 1 when the install failed.  scripts/setup's
+# package list and the tools each step needs go through it.
 apt_install_missing() {
 	local p missing=()
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
 	done
-	[ "${#missing[@]}" -gt 0 ] || return 0
+	if [ "${#missing[@]}" = 0 ]; then
+		step "all $# packages already installed"
+		return 0
+	fi
 	if [ "$(id -u)" -ne 0 ]; then
 		printf '%s: missing Debian packages %s (not root: scripts/setup installs them)\n' "${0##*/}" "${missing[*]}" >&2
 		return 1
 	fi
-	step "apt-get install ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 || {
-		printf '%s: apt-get install %s failed\n' "${0##*/}" "${missing[*]}" >&2
+	step "installing ${#missing[@]} packages: ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || {
+		printf '%s: apt-get install failed for: %s\n' "${0##*/}" "${missing[*]}" >&2
 		return 1
 	}
+}
+
+# trixie_apt DIR SUITE...: an APT state of its own under DIR (sources
+# list with SUITE..., lists, cache, preferences and an empty dpkg status)
+# for packages the host's bookworm has not (scripts/qemu-trixie,
+# build-selftests' loong64 sysroot), updated now (log: DIR/update.log); the
+# host's sources, lists, cache and dpkg status are neither read nor
+# written.  Sets trixie_apt_opts, the options apt-get and apt-cache take
+# to use it.
+trixie_apt() {
+	local dir=$1 suite key=/usr/share/keyrings/debian-archive-keyring.gpg
+	shift
+	[ -f "$key" ] || die "no $key (Debian's debian-archive-keyring)"
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/sources.list.d" "$dir/preferences.d"
+	for suite in "$@"; do
+		echo "deb [signed-by=$key] http://deb.debian.org/debian $suite main"
+	done >"$dir/sources.list"
+	: >"$dir/status"
+	trixie_apt_opts=(-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts="$dir/sources.list.d"
+		-o Dir::Etc::Preferences="$dir/preferences" -o Dir::Etc::PreferencesParts="$dir/preferences.d"
+		-o Dir::State::Lists="$dir/lists" -o Dir::State::status="$dir/status"
+		-o Dir::Cache="$dir/cache" -o APT::Architecture=amd64 -o APT::Architectures=amd64
+		-o Acquire::Languages=none -o APT::Sandbox::User=root -o Debug::NoLocking=1)
+	step "apt-get update for $* (APT state in ${dir#"$RS_BUILD"/})"
+	apt-get "${trixie_apt_opts[@]}" update >"$dir/update.log" 2>&1 ||
+		die "apt-get update of $* failed ($dir/update.log)"
 }
 
 # archboot_block FILE: the result block the guest printed on its console
