@@ -577,6 +577,41 @@ archboot_info() {
 	esac
 }
 
+# archboot_qemu ARCH [nofetch]: the qemu to boot ARCH with (after
+# archboot_info ARCH): the host's ab_qemu or, when the arch needs a newer
+# one (ab_qemu_min) than the host has, trixie-backports' through
+# scripts/qemu-trixie (nofetch: not fetched, the host's is kept).  Sets
+# have_qemu (0: none), qemu_bin, qemu_desc (binary and version), qemu_note
+# (for a table row) and qemu_err (why a needed newer one could not be had).
+# scripts/boot-arches and scripts/arch-selftests boot through it.
+# shellcheck disable=SC2034 # the qemu_* variables are its result
+archboot_qemu() {
+	local hostver='' v
+	have_qemu=1 qemu_bin=$ab_qemu qemu_note='' qemu_err=''
+	command -v "$ab_qemu" >/dev/null 2>&1 || have_qemu=0
+	[ "$have_qemu" = 0 ] || hostver=$("$ab_qemu" --version 2>/dev/null | sed -n 's/^QEMU emulator version \([0-9.]*\).*/\1/p')
+	qemu_desc="$ab_qemu ${hostver:-(version unknown)}"
+	[ -n "$ab_qemu_min" ] && [ "${2:-}" != nofetch ] || return 0
+	if [ -n "$hostver" ] && [ "$(printf '%s\n%s\n' "$ab_qemu_min" "$hostver" | sort -V | sed -n 1p)" = "$ab_qemu_min" ]; then
+		return 0
+	fi
+	if [ -n "$hostver" ]; then
+		v="$hostver is older than $ab_qemu_min (the oldest that boots it)"
+	else
+		v="is not installed"
+	fi
+	step "$1: $ab_qemu $v: taking trixie-backports' (scripts/qemu-trixie)"
+	if ! qemu_bin=$("$RS_TOP/scripts/qemu-trixie" "$ab_qemu"); then
+		qemu_err="bookworm's $ab_qemu ${hostver:-missing}, older than $ab_qemu_min, and scripts/qemu-trixie failed"
+		return 0
+	fi
+	v=$("$qemu_bin" --version | sed -n 's/^QEMU emulator version //p')
+	have_qemu=1
+	qemu_desc="trixie-backports' qemu $v (${qemu_bin#"$RS_BUILD"/}, not bookworm's ${hostver:-none})"
+	qemu_note=", qemu ${v%% *} of trixie-backports"
+	step "$1: booting under $qemu_desc"
+}
+
 # selftests_toolchain ARCH: how scripts/build-selftests builds the mm
 # selftests statically for ARCH (x86_64, arm64 or an ARCHBOOT_ARCHES name),
 # in st_* variables: st_cc (the compiler command, an array), st_march (the
