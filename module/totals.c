@@ -22,14 +22,21 @@ static void rs_totals_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rs_totals_work, rs_totals_fn);
 
 /*
- * On system_unbound_wq: no CPU of its own is needed, and it is exported
- * under one name on 6.12 and 7.3 and in GKI's symbol lists, where
- * schedule_delayed_work()'s queue is system_wq on android16-6.12 and
- * system_percpu_wq on 7.3 (scripts/kmi-check).
+ * On the unbound system workqueue: no CPU of its own is needed.  It is
+ * system_dfl_wq where the kernel marks system_unbound_wq deprecated (7.3:
+ * the first work queued there logs "enqueued on deprecated workqueue"),
+ * system_unbound_wq before (6.12, whose android16-6.12 GKI symbol lists
+ * export only that one: scripts/kmi-check).
  */
+#ifdef RS_HAVE_WQ_DEPRECATED
+#define RS_TOTALS_WQ system_dfl_wq
+#else
+#define RS_TOTALS_WQ system_unbound_wq
+#endif
+
 static void rs_totals_queue(void)
 {
-	queue_delayed_work(system_unbound_wq, &rs_totals_work,
+	queue_delayed_work(RS_TOTALS_WQ, &rs_totals_work,
 			   msecs_to_jiffies(rs_totals_ms));
 }
 
