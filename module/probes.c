@@ -633,12 +633,17 @@ int rs_probes_attach(enum rs_backend_choice backend, const char *skip,
 		rs_probe_attach(p, i, backend, maxactive);
 		if (p->on) {
 			(*attached)++;
-		} else if (p->core) {
+			continue;
+		}
+		if (p->core) {
 			pr_err("retryscope: core probe %s: %s (%d)\n",
 			       p->symbol, rs_probe_why(p->err), p->err);
 			rs_probes_detach();
 			return p->err;
 		}
+		/* said here too: without debugfs there is no "probes" file */
+		pr_info("retryscope: probe %s not attached: %s (%d)\n",
+			p->symbol, rs_probe_why(p->err), p->err);
 	}
 	return *attached ? 0 : -ENODEV;
 }
