@@ -34,9 +34,10 @@ delta() {
 # B (5, bad page), D (7, oops), W (9, WARN), L (14, soft lockup).  Loading
 # an out-of-tree, unsigned module (O, E) is expected.
 RS_BAD_TAINT=$(((1 << 4) | (1 << 5) | (1 << 7) | (1 << 9) | (1 << 14)))
-# (and the workqueue's once-per-boot warning that a work item of the
-# module's went to a queue the kernel deprecates: 7.3's system_unbound_wq;
-# another code's is not the module's to answer for)
+# What a report in the kernel log looks like: the kernel's markers, and the
+# workqueue's once-per-boot warning that a work item of the module's went
+# to a queue the kernel deprecates (7.3's system_unbound_wq; another code's
+# is not the module's to answer for).
 RS_REPORT='BUG:|WARNING:|Oops|KASAN|possible recursive locking|circular locking|inconsistent lock state|kmemleak: [0-9]+ new suspected|work func [^ ]+ \[retryscope\] enqueued on deprecated workqueue'
 # One line is not a report: the x86 ORC unwinder's once-per-boot
 # diagnostic when a stack trace (KASAN, lockdep, kmemleak record one on
