@@ -16,7 +16,7 @@ else
 VARIANTS ?= stock rfc v2 anon-only retry-hard no-drop
 endif
 
-.PHONY: all setup kernels module tools check check-arm64 check-debug compare bench check-arches check-arches-boot check-arches-selftests check-series clean clean-module help
+.PHONY: all setup kernels module tools check check-arm64 check-debug compare bench check-arches check-arches-boot check-arches-module check-arches-selftests check-series clean clean-module help
 
 all: kernels module tools
 
@@ -74,6 +74,12 @@ check-arches:
 ARCHES_BOOT_VARIANTS ?= stock rfc
 check-arches-boot: setup
 	scripts/boot-arches --variants "$(ARCHES_BOOT_VARIANTS)"
+
+# The same with retryscope.ko loaded in each guest (kernels with
+# configs/arches/module.config, built beside the others): its counts
+# against /proc/vmstat and getrusage(), per backend the arch has.
+check-arches-module: setup
+	scripts/boot-arches --module --variants "$(ARCHES_BOOT_VARIANTS)"
 
 # The mm selftests on those kernels (and arm64's lab kernels), stock vs rfc,
 # test by test (docs/arches.md): boots check-arches-boot's kernels, which it

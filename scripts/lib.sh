@@ -781,6 +781,92 @@ archboot_verdict() {
 	return "$fail"
 }
 
+# archboot_module_verdict VARIANT BLOCK: the module's counts in a
+# --module boot's result block (scripts/boot-arches), one line per backend
+# and phase: "PHASE@BACKEND ok|FAIL ...: why", and "BACKEND refused: ..."
+# for a backend the module would not load with (a FAIL for auto and
+# kprobe, which every arch here has; fprobe's refusal is the arch's lack,
+# with the kernel's reason).  Over each phase the module must count what
+# the kernel and the process did: vma_lock_success, _abort and _retry
+# equal to /proc/vmstat's deltas, user_faults - faults_abandoned to
+# getrusage()'s minflt + majflt, major_faults to majflt, no probe missed
+# and no per-task slot short; no report in the kernel log (a WARNING, BUG,
+# Oops, or a work queued on a deprecated workqueue: "kernel log FAIL").
+# And where the retries went, as
+# archboot_verdict expects for VARIANT: on stock none kept on the VMA lock
+# (retry_kept_vma_lock 0) and some fell back after I/O
+# (fallback_after_file_io + fallback_after_swap_io > 0), each taking
+# mmap_lock for read (mmap_lock_read_acquire, from the mmap_lock
+# tracepoint, at least as many); where the variant keeps them, some kept
+# and none fell back after I/O.
+archboot_module_verdict() {
+	local variant=$1 block=$2 b ph P fail=0 why want c k m kept fb mn mj w
+	local -A cnt
+	# a report in the kernel log the init read (klog lines), the module's
+	# load and unload included
+	w=$(awk '$1 == "klog" && /WARNING:|BUG:|Oops|\[retryscope\] enqueued on deprecated workqueue/ { sub(/^klog /, ""); print; exit }' <<<"$block")
+	if [ -n "$w" ]; then
+		echo "kernel log FAIL: $w"
+		fail=1
+	fi
+	while read -r b; do
+		[ -n "$b" ] || continue
+		case $b in
+		fprobe) echo "fprobe refused: $(awk '$1 == "klog" && /backend=fprobe/ { sub(/^klog +(\[[^]]*\] )?/, ""); print; exit }' <<<"$block")" ;;
+		*) echo "$b refused: $(awk -v b="$b" '$1 == "module" && $2 == "backend=" b { print $4 }' <<<"$block") (every arch here has it)"; fail=1 ;;
+		esac
+	done < <(awk '$1 == "module" && $3 == "refused" { sub(/^backend=/, "", $2); print $2 }' <<<"$block")
+	while read -r b; do
+		[ -n "$b" ] || continue
+		for ph in readahead random swap; do
+			P=$ph@$b why=''
+			cnt=()
+			while IFS='=' read -r k m; do cnt[$k]=$m; done < <(awk -v p="phase=$P" '$1 == p { for (i = 2; i <= NF; i++) print $i }' <<<"$block")
+			for k in vma_lock_success vma_lock_abort vma_lock_retry minflt majflt m.vma_lock_success m.vma_lock_abort \
+				m.vma_lock_retry m.user_faults m.faults_abandoned m.major_faults m.probe_nmissed m.state_table_full \
+				m.retry_kept_vma_lock m.fallback_after_file_io m.fallback_after_swap_io m.mmap_lock_read_acquire; do
+				[[ ${cnt[$k]:--} =~ ^[0-9]+$ ]] || why+=" no $k;"
+			done
+			if [ -n "$why" ]; then
+				echo "$P FAIL:${why%;}"
+				fail=1
+				continue
+			fi
+			for c in vma_lock_success vma_lock_abort vma_lock_retry; do
+				[ "${cnt[m.$c]}" = "${cnt[$c]}" ] || why+=" module $c ${cnt[m.$c]} != /proc/vmstat's ${cnt[$c]};"
+			done
+			mn=${cnt[minflt]} mj=${cnt[majflt]}
+			[ "$((${cnt[m.user_faults]} - ${cnt[m.faults_abandoned]}))" = "$((mn + mj))" ] ||
+				why+=" module user_faults - faults_abandoned ${cnt[m.user_faults]} - ${cnt[m.faults_abandoned]} != getrusage minflt + majflt $mn + $mj;"
+			[ "${cnt[m.major_faults]}" = "$mj" ] || why+=" module major_faults ${cnt[m.major_faults]} != getrusage majflt $mj;"
+			[ "${cnt[m.probe_nmissed]}" = 0 ] || why+=" probe_nmissed ${cnt[m.probe_nmissed]};"
+			[ "${cnt[m.state_table_full]}" = 0 ] || why+=" state_table_full ${cnt[m.state_table_full]};"
+			case $(lab_variant "$variant") in
+			stock) want=fallback ;;
+			patched) [ "$ph" = random ] && want=fallback || want=kept ;;
+			retry-hard) want=kept ;;
+			*) want=any ;;
+			esac
+			kept=${cnt[m.retry_kept_vma_lock]} fb=$((${cnt[m.fallback_after_file_io]} + ${cnt[m.fallback_after_swap_io]}))
+			case $want in
+			fallback)
+				[ "$kept" = 0 ] && [ "$fb" -gt 0 ] || why+=" expected no retry kept and some fallbacks after I/O, $kept kept, $fb fell back;"
+				[ "${cnt[m.mmap_lock_read_acquire]}" -ge "$fb" ] ||
+					why+=" fewer mmap_lock read acquisitions (${cnt[m.mmap_lock_read_acquire]}, its tracepoint) than fallbacks ($fb);" ;;
+			kept) [ "$kept" -gt 0 ] && [ "$fb" = 0 ] || why+=" expected retries kept and no fallback after I/O, $kept kept, $fb fell back;" ;;
+			esac
+			k="vma_lock_retry=${cnt[m.vma_lock_retry]} faults=$((mn + mj)) major=$mj mmap_lock_read=${cnt[m.mmap_lock_read_acquire]} kept=$kept fallbacks_after_io=$fb"
+			if [ -z "$why" ]; then
+				echo "$P ok $k: module = /proc/vmstat and getrusage, as expected for $variant ($want)"
+			else
+				echo "$P FAIL $k:${why%;}"
+				fail=1
+			fi
+		done
+	done < <(awk '$1 == "module" && $3 == "loaded" { sub(/^backend=/, "", $2); print $2 }' <<<"$block")
+	return "$fail"
+}
+
 # ------------------------------------------------- other-arch selftests
 # scripts/arch-selftests (issue 32): the mm selftests under the nolibc
 # runner tools/archboot/rs-kselftest.c, whose console lines these read.

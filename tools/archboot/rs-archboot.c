@@ -26,7 +26,18 @@
  * fault retried under the VMA lock.  It checks that every page reads back
  * what the host (data disk) or the process (swap) wrote, prints a result
  * block ("rs-archboot: begin" ... "rs-archboot: end") and powers off.
+ *
+ * With /retryscope.ko in the initramfs (scripts/boot-arches --module) it
+ * then loads the module once per backend (auto, kprobe, fprobe: a backend
+ * the kernel has not is refused at load, and says so), runs the three
+ * phases again each time (the data disk's page cache dropped first, with
+ * BLKFLSBUF) and prints, for each, the module's counters
+ * (/sys/kernel/retryscope/counters) and the process's getrusage() faults
+ * over the same interval as the /proc/vmstat deltas: phase=NAME@BACKEND
+ * lines.  The kernel's retryscope lines of each load are printed as
+ * "klog" lines.
  */
+#include <linux/fs.h>
 #include <linux/reboot.h>
 
 #define MADV_RANDOM_ 1
@@ -53,6 +64,29 @@ struct snap {
 	unsigned long v[NC];
 	int have[NC];
 };
+
+/* the module's counters read around each phase (module/names.h) */
+enum {
+	M_SUCCESS, M_ABORT, M_RETRY, M_USER, M_ABANDONED, M_MAJOR, M_FRETRY,
+	M_FRETRY_FILE, M_FRETRY_SWAP, M_KEPT, M_FALLBACK, M_FB_FILE, M_FB_SWAP,
+	M_READ_ACQ, M_NMISSED, M_TABLE_FULL, NM
+};
+static const char *const mname[NM] = {
+	"vma_lock_success", "vma_lock_abort", "vma_lock_retry", "user_faults",
+	"faults_abandoned", "major_faults", "fault_retry", "fault_retry_file_io",
+	"fault_retry_swap_io", "retry_kept_vma_lock", "mmap_lock_fallback",
+	"fallback_after_file_io", "fallback_after_swap_io",
+	"mmap_lock_read_acquire", "probe_nmissed", "state_table_full",
+};
+
+struct msnap {
+	unsigned long v[NM];
+	int have[NM];
+	unsigned long minflt, majflt;
+};
+
+static int with_module;	/* the phases read the module's counters too */
+static int swap_on;
 
 static void say(const char *s)
 {
@@ -97,12 +131,60 @@ static int take(struct snap *s)
 	return 0;
 }
 
+/* the module's counters and the process's faults; the counter files are
+ * read before the rusage going in, after it coming out, so that nothing
+ * but /proc and sysfs reads lies between them and /proc/vmstat's */
+static void mtake(struct msnap *m, int out)
+{
+	char path[96], buf[32];
+	struct rusage ru;
+	ssize_t n;
+	int i, fd;
+
+	if (out)
+		syscall(__NR_getrusage, RUSAGE_SELF, &ru);
+	for (i = 0; i < NM; i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/retryscope/counters/%s", mname[i]);
+		m->have[i] = 0;
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		m->v[i] = strtoul(buf, NULL, 10);
+		m->have[i] = 1;
+	}
+	if (!out)
+		syscall(__NR_getrusage, RUSAGE_SELF, &ru);
+	m->minflt = ru.ru_minflt;
+	m->majflt = ru.ru_majflt;
+}
+
 struct phase {
-	const char *name;
+	char name[32];
 	struct snap a, b;
+	struct msnap ma, mb;
 	unsigned long pages, bad, maxretry, sampled;
 	unsigned long hist[4]; /* accesses with 0, 1, 2, 3+ VMA-lock retries */
 };
+
+/* the phase's interval: the module's counters outside /proc/vmstat's */
+static void phase_start(struct phase *ph)
+{
+	if (with_module)
+		mtake(&ph->ma, 0);
+	take(&ph->a);
+}
+
+static void phase_end(struct phase *ph)
+{
+	take(&ph->b);
+	if (with_module)
+		mtake(&ph->mb, 1);
+}
 
 /* one access sampled on its own: the step of vma_lock_retry it made */
 static void sample(struct phase *ph, struct snap *prev)
@@ -132,6 +214,16 @@ static void report(struct phase *ph)
 		else
 			printf(" %s=-", cname[i]);
 	}
+	if (with_module) {
+		printf(" minflt=%lu majflt=%lu", ph->mb.minflt - ph->ma.minflt,
+		       ph->mb.majflt - ph->ma.majflt);
+		for (i = 0; i < NM; i++) {
+			if (ph->ma.have[i] && ph->mb.have[i])
+				printf(" m.%s=%lu", mname[i], ph->mb.v[i] - ph->ma.v[i]);
+			else
+				printf(" m.%s=-", mname[i]);
+		}
+	}
 	printf("\n");
 }
 
@@ -159,12 +251,15 @@ static void file_phase(struct phase *ph, const char *dev, unsigned long off_mib,
 	fd = open(dev, O_RDONLY);
 	if (fd < 0)
 		fatal("open data disk");
+	/* the disk's page cache dropped: every phase starts cold */
+	if (ioctl(fd, BLKFLSBUF, 0))
+		fatal("ioctl(BLKFLSBUF) on the data disk");
 	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, off);
 	if (m == MAP_FAILED)
 		fatal("mmap data disk");
 	if (random && syscall(__NR_madvise, (void *)m, len, MADV_RANDOM_))
 		fatal("madvise(MADV_RANDOM)");
-	take(&ph->a);
+	phase_start(ph);
 	prev = ph->a;
 	for (i = 0; i < len; i += psz) {
 		if (!sector_ok(m + i, off + i))
@@ -172,7 +267,7 @@ static void file_phase(struct phase *ph, const char *dev, unsigned long off_mib,
 		ph->pages++;
 		sample(ph, &prev);
 	}
-	take(&ph->b);
+	phase_end(ph);
 	munmap((void *)m, len);
 	close(fd);
 }
@@ -227,9 +322,12 @@ static void swap_phase(struct phase *ph, const char *dev, unsigned long devbytes
 	struct snap prev;
 	unsigned long *m;
 
-	mkswap(dev, devbytes);
-	if (syscall(__NR_swapon, dev, 0))
-		fatal("swapon");
+	if (!swap_on) {
+		mkswap(dev, devbytes);
+		if (syscall(__NR_swapon, dev, 0))
+			fatal("swapon");
+		swap_on = 1;
+	}
 	len = (total + total / 2) / psz * psz;
 	np = len / psz;
 	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -240,7 +338,7 @@ static void swap_phase(struct phase *ph, const char *dev, unsigned long devbytes
 			m[i * nw + w] = word(i, w);
 	if (syscall(__NR_madvise, m, len, MADV_PAGEOUT_))
 		printf("rs-archboot: madvise(MADV_PAGEOUT) failed (errno %d): memory pressure only\n", errno);
-	take(&ph->a);
+	phase_start(ph);
 	prev = ph->a;
 	for (i = 0; i < np; i++) {
 		int ok = 1;
@@ -253,7 +351,7 @@ static void swap_phase(struct phase *ph, const char *dev, unsigned long devbytes
 		if (i < SWAP_SAMPLED)
 			sample(ph, &prev);
 	}
-	take(&ph->b);
+	phase_end(ph);
 	munmap(m, len);
 }
 
@@ -283,14 +381,96 @@ static void find_disks(char *data, char *swap, unsigned long *swapbytes)
 		fatal("need two virtio disks, the data disk and the swap disk");
 }
 
+/*
+ * The kernel log since the last call, then cleared: its retryscope lines and
+ * every warning or worse (a WARN's splat is KERN_WARNING), for the result
+ * block.  The console itself shows errors and worse only during the module
+ * runs: a printk that reaches the console while the init writes a line
+ * splits the line.
+ */
+static void klog(void)
+{
+	char *line, *p;
+	long n;
+
+	n = syscall(__NR_syslog, 4 /* SYSLOG_ACTION_READ_CLEAR */, vmbuf, sizeof(vmbuf) - 1);
+	if (n < 0) {
+		printf("rs-archboot: klog: syslog() failed (errno %d)\n", errno);
+		return;
+	}
+	vmbuf[n] = 0;
+	for (line = vmbuf; *line; line = p) {
+		p = strchr(line, '\n');
+		if (p)
+			*p++ = 0;
+		else
+			p = line + strlen(line);
+		if (strstr(line, "retryscope:") || strstr(line, "[retryscope]") ||
+		    (line[0] == '<' && line[1] >= '0' && line[1] <= '4' && line[2] == '>'))
+			printf("rs-archboot: klog %s\n", line);
+	}
+}
+
+/* the three phases, named NAME@SUFFIX when SUFFIX, and their lines */
+static void phases(const char *suffix, const char *data, const char *swap,
+		   unsigned long swapbytes)
+{
+	static struct phase ph[3];
+	static const char *const names[3] = { "readahead", "random", "swap" };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		memset(&ph[i], 0, sizeof(ph[i]));
+		snprintf(ph[i].name, sizeof(ph[i].name), "%s%s%s", names[i],
+			 suffix ? "@" : "", suffix ? suffix : "");
+	}
+	file_phase(&ph[0], data, RA_OFF_MIB, RA_MIB, 0);
+	file_phase(&ph[1], data, RND_OFF_MIB, RND_MIB, 1);
+	swap_phase(&ph[2], swap, swapbytes);
+	for (i = 0; i < 3; i++)
+		report(&ph[i]);
+}
+
+/* retryscope.ko loaded with each backend in turn, the phases run under it */
+static void module_runs(const char *data, const char *swap, unsigned long swapbytes)
+{
+	static const char *const backends[] = { "auto", "kprobe", "fprobe" };
+	char params[32];
+	unsigned int b;
+	int fd;
+
+	syscall(__NR_syslog, 8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 4);
+	klog();
+	for (b = 0; b < sizeof(backends) / sizeof(backends[0]); b++) {
+		fd = open("/retryscope.ko", O_RDONLY);
+		if (fd < 0)
+			fatal("open /retryscope.ko");
+		snprintf(params, sizeof(params), "backend=%s", backends[b]);
+		if (syscall(__NR_finit_module, fd, params, 0)) {
+			printf("rs-archboot: module backend=%s refused errno=%d\n", backends[b], errno);
+			close(fd);
+			klog();
+			continue;
+		}
+		close(fd);
+		printf("rs-archboot: module backend=%s loaded\n", backends[b]);
+		klog();
+		with_module = 1;
+		phases(backends[b], data, swap, swapbytes);
+		with_module = 0;
+		if (syscall(__NR_delete_module, "retryscope", O_NONBLOCK))
+			fatal("delete_module(retryscope)");
+		klog();
+	}
+}
+
 int main(void)
 {
-	static struct phase ra = { .name = "readahead" }, rnd = { .name = "random" },
-			    sw = { .name = "swap" };
 	char data[16], swap[16];
 	unsigned long swapbytes = 0, sp;
 	struct utsname u;
 	struct snap s;
+	int ko;
 
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
@@ -301,26 +481,31 @@ int main(void)
 	 * The buffer that read() fills and this stack stay resident: under
 	 * the swap phase's memory pressure a copy_to_user() into a swapped-out
 	 * page would be a kernel-mode fault, which every arch handles under
-	 * mmap_lock, and would count as a fallback of the workload.
+	 * mmap_lock, and would count as a fallback of the workload.  Every
+	 * other page mapped now stays too (MCL_CURRENT, not the phases'
+	 * mappings): no fault of the init's own between a phase's counter
+	 * reads.
 	 */
 	sp = (unsigned long)&u;
 	if (syscall(__NR_mlock, vmbuf, sizeof(vmbuf)) ||
-	    syscall(__NR_mlock, (sp - 32768) & ~(psz - 1), ((sp + psz) & ~(psz - 1)) - ((sp - 32768) & ~(psz - 1))))
-		fatal("mlock (the stack's 32 KiB below main() and the /proc buffer)");
+	    syscall(__NR_mlock, (sp - 32768) & ~(psz - 1), ((sp + psz) & ~(psz - 1)) - ((sp - 32768) & ~(psz - 1))) ||
+	    syscall(__NR_mlockall, MCL_CURRENT))
+		fatal("mlock (the stack's 32 KiB below main(), the /proc buffer, then mlockall)");
 	if (take(&s) || !s.have[C_RETRY])
 		fatal("no vma_lock_retry in /proc/vmstat (CONFIG_PER_VMA_LOCK_STATS)");
 	find_disks(data, swap, &swapbytes);
 	uname(&u);
+	ko = open("/retryscope.ko", O_RDONLY);
+	if (ko >= 0)
+		close(ko);
 	say("rs-archboot: start\n");
-	file_phase(&ra, data, RA_OFF_MIB, RA_MIB, 0);
-	file_phase(&rnd, data, RND_OFF_MIB, RND_MIB, 1);
-	swap_phase(&sw, swap, swapbytes);
 	say("rs-archboot: begin\n");
-	printf("rs-archboot: phase=boot kernel=%s machine=%s pagesize=%ld memtotal_kb=%lu data=%s swap=%s\n",
-	       u.release, u.machine, psz, meminfo_kb("MemTotal"), data, swap);
-	report(&ra);
-	report(&rnd);
-	report(&sw);
+	printf("rs-archboot: phase=boot kernel=%s machine=%s pagesize=%ld memtotal_kb=%lu data=%s swap=%s module=%s\n",
+	       u.release, u.machine, psz, meminfo_kb("MemTotal"), data, swap,
+	       ko >= 0 ? "yes" : "no");
+	phases(NULL, data, swap, swapbytes);
+	if (ko >= 0)
+		module_runs(data, swap, swapbytes);
 	say("rs-archboot: end\n");
 	syscall(__NR_sync);
 	reboot(LINUX_REBOOT_CMD_POWER_OFF);
