@@ -789,8 +789,10 @@ archboot_verdict() {
 # with the kernel's reason).  Over each phase the module must count what
 # the kernel and the process did: vma_lock_success, _abort and _retry
 # equal to /proc/vmstat's deltas, user_faults - faults_abandoned to
-# getrusage()'s minflt + majflt, major_faults to majflt, no probe missed
-# and no per-task slot short; no report in the kernel log (a WARNING, BUG,
+# getrusage()'s minflt + majflt, major_faults to majflt, its mmap_lock
+# read and write acquisitions (acquire + trylock) to the
+# mmap_lock_acquire_returned events tracefs itself counted (tp_read,
+# tp_write; none lost), no probe missed and no per-task slot short; no report in the kernel log (a WARNING, BUG,
 # Oops, or a work queued on a deprecated workqueue: "kernel log FAIL").
 # And where the retries went, as
 # archboot_verdict expects for VARIANT: on stock none kept on the VMA lock
@@ -824,7 +826,8 @@ archboot_module_verdict() {
 			while IFS='=' read -r k m; do cnt[$k]=$m; done < <(awk -v p="phase=$P" '$1 == p { for (i = 2; i <= NF; i++) print $i }' <<<"$block")
 			for k in vma_lock_success vma_lock_abort vma_lock_retry minflt majflt m.vma_lock_success m.vma_lock_abort \
 				m.vma_lock_retry m.user_faults m.faults_abandoned m.major_faults m.probe_nmissed m.state_table_full \
-				m.retry_kept_vma_lock m.fallback_after_file_io m.fallback_after_swap_io m.mmap_lock_read_acquire; do
+				m.retry_kept_vma_lock m.fallback_after_file_io m.fallback_after_swap_io m.mmap_lock_read_acquire \
+				m.mmap_lock_read_trylock m.mmap_lock_write_acquire m.mmap_lock_write_trylock tp_read tp_write tp_overrun; do
 				[[ ${cnt[$k]:--} =~ ^[0-9]+$ ]] || why+=" no $k;"
 			done
 			if [ -n "$why" ]; then
@@ -840,6 +843,11 @@ archboot_module_verdict() {
 				why+=" module user_faults - faults_abandoned ${cnt[m.user_faults]} - ${cnt[m.faults_abandoned]} != getrusage minflt + majflt $mn + $mj;"
 			[ "${cnt[m.major_faults]}" = "$mj" ] || why+=" module major_faults ${cnt[m.major_faults]} != getrusage majflt $mj;"
 			[ "${cnt[m.probe_nmissed]}" = 0 ] || why+=" probe_nmissed ${cnt[m.probe_nmissed]};"
+			[ "${cnt[tp_overrun]}" = 0 ] || why+=" tracefs lost ${cnt[tp_overrun]} events (overrun);"
+			[ "$((${cnt[m.mmap_lock_read_acquire]} + ${cnt[m.mmap_lock_read_trylock]}))" = "${cnt[tp_read]}" ] ||
+				why+=" module mmap_lock read acquire + trylock ${cnt[m.mmap_lock_read_acquire]} + ${cnt[m.mmap_lock_read_trylock]} != tracefs's ${cnt[tp_read]};"
+			[ "$((${cnt[m.mmap_lock_write_acquire]} + ${cnt[m.mmap_lock_write_trylock]}))" = "${cnt[tp_write]}" ] ||
+				why+=" module mmap_lock write acquire + trylock ${cnt[m.mmap_lock_write_acquire]} + ${cnt[m.mmap_lock_write_trylock]} != tracefs's ${cnt[tp_write]};"
 			[ "${cnt[m.state_table_full]}" = 0 ] || why+=" state_table_full ${cnt[m.state_table_full]};"
 			case $(lab_variant "$variant") in
 			stock) want=fallback ;;

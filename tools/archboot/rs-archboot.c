@@ -34,8 +34,12 @@
  * BLKFLSBUF) and prints, for each, the module's counters
  * (/sys/kernel/retryscope/counters) and the process's getrusage() faults
  * over the same interval as the /proc/vmstat deltas: phase=NAME@BACKEND
- * lines.  The kernel's retryscope lines of each load are printed as
- * "klog" lines.
+ * lines.  Beside them the mmap_lock tracepoint counted by tracefs itself:
+ * mmap_lock_acquire_returned events with success, filtered to read
+ * acquisitions in the top buffer and to write ones in the instance "w";
+ * each buffer's entries over the phase (tp_read, tp_write; and their
+ * overruns, which must be 0).  The kernel's retryscope lines of each load,
+ * and its warnings, are printed as "klog" lines.
  */
 #include <linux/fs.h>
 #include <linux/reboot.h>
@@ -69,24 +73,112 @@ struct snap {
 enum {
 	M_SUCCESS, M_ABORT, M_RETRY, M_USER, M_ABANDONED, M_MAJOR, M_FRETRY,
 	M_FRETRY_FILE, M_FRETRY_SWAP, M_KEPT, M_FALLBACK, M_FB_FILE, M_FB_SWAP,
-	M_READ_ACQ, M_NMISSED, M_TABLE_FULL, NM
+	M_READ_ACQ, M_READ_TRY, M_WRITE_ACQ, M_WRITE_TRY, M_NMISSED, M_TABLE_FULL, NM
 };
 static const char *const mname[NM] = {
 	"vma_lock_success", "vma_lock_abort", "vma_lock_retry", "user_faults",
 	"faults_abandoned", "major_faults", "fault_retry", "fault_retry_file_io",
 	"fault_retry_swap_io", "retry_kept_vma_lock", "mmap_lock_fallback",
 	"fallback_after_file_io", "fallback_after_swap_io",
-	"mmap_lock_read_acquire", "probe_nmissed", "state_table_full",
+	"mmap_lock_read_acquire", "mmap_lock_read_trylock", "mmap_lock_write_acquire",
+	"mmap_lock_write_trylock", "probe_nmissed", "state_table_full",
 };
 
 struct msnap {
 	unsigned long v[NM];
 	int have[NM];
 	unsigned long minflt, majflt;
+	unsigned long tp[2], tp_overrun[2];	/* tracefs: read, write */
 };
 
 static int with_module;	/* the phases read the module's counters too */
 static int swap_on;
+static int have_tracefs;	/* tracefs counts the mmap_lock events */
+
+#define TRACEFS "/sys/kernel/tracing"
+/* the two buffers: read acquisitions (top), write ones (instance "w") */
+static const char *const tp_dir[2] = { TRACEFS, TRACEFS "/instances/w" };
+
+/* write S to the file PATH; 0 or -1 */
+static int put(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* tracefs mounted, both buffers filtered and on; prints why not */
+static void tracefs_setup(void)
+{
+	static const char *const filter[2] = { "write==0 && success==1", "write==1 && success==1" };
+	char path[128];
+	int i;
+
+	if (mount("tracefs", TRACEFS, "tracefs", 0, NULL) ||
+	    (mkdir(TRACEFS "/instances/w", 0755) && errno != EEXIST)) {
+		printf("rs-archboot: tracefs: not available (errno %d)\n", errno);
+		return;
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/buffer_size_kb", tp_dir[i]);
+		if (put(path, "4096"))
+			goto fail;
+		snprintf(path, sizeof(path), "%s/events/mmap_lock/mmap_lock_acquire_returned/filter", tp_dir[i]);
+		if (put(path, filter[i]))
+			goto fail;
+		snprintf(path, sizeof(path), "%s/events/mmap_lock/mmap_lock_acquire_returned/enable", tp_dir[i]);
+		if (put(path, "1"))
+			goto fail;
+	}
+	have_tracefs = 1;
+	return;
+fail:
+	printf("rs-archboot: tracefs: cannot set up %s (errno %d)\n", path, errno);
+}
+
+/* empty both buffers */
+static void tracefs_clear(void)
+{
+	char path[128];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/trace", tp_dir[i]);
+		put(path, "");
+	}
+}
+
+/* buffer I's entries and overruns, summed over the CPUs' stats files */
+static void tracefs_count(int i, unsigned long *entries, unsigned long *overrun)
+{
+	char path[128], buf[512], *p;
+	ssize_t n;
+	int cpu, fd;
+
+	*entries = *overrun = 0;
+	for (cpu = 0; cpu < 64; cpu++) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", tp_dir[i], cpu);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		p = strstr(buf, "entries: ");
+		if (p)
+			*entries += strtoul(p + 9, NULL, 10);
+		p = strstr(buf, "overrun: ");
+		if (p)
+			*overrun += strtoul(p + 9, NULL, 10);
+	}
+}
 
 static void say(const char *s)
 {
@@ -174,6 +266,8 @@ struct phase {
 /* the phase's interval: the module's counters outside /proc/vmstat's */
 static void phase_start(struct phase *ph)
 {
+	if (with_module && have_tracefs)
+		tracefs_clear();
 	if (with_module)
 		mtake(&ph->ma, 0);
 	take(&ph->a);
@@ -181,9 +275,13 @@ static void phase_start(struct phase *ph)
 
 static void phase_end(struct phase *ph)
 {
+	int i;
+
 	take(&ph->b);
 	if (with_module)
 		mtake(&ph->mb, 1);
+	for (i = 0; with_module && have_tracefs && i < 2; i++)
+		tracefs_count(i, &ph->mb.tp[i], &ph->mb.tp_overrun[i]);
 }
 
 /* one access sampled on its own: the step of vma_lock_retry it made */
@@ -223,6 +321,11 @@ static void report(struct phase *ph)
 			else
 				printf(" m.%s=-", mname[i]);
 		}
+		if (have_tracefs)
+			printf(" tp_read=%lu tp_write=%lu tp_overrun=%lu", ph->mb.tp[0],
+			       ph->mb.tp[1], ph->mb.tp_overrun[0] + ph->mb.tp_overrun[1]);
+		else
+			printf(" tp_read=- tp_write=- tp_overrun=-");
 	}
 	printf("\n");
 }
@@ -440,6 +543,7 @@ static void module_runs(const char *data, const char *swap, unsigned long swapby
 	int fd;
 
 	syscall(__NR_syslog, 8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 4);
+	tracefs_setup();
 	klog();
 	for (b = 0; b < sizeof(backends) / sizeof(backends[0]); b++) {
 		fd = open("/retryscope.ko", O_RDONLY);
