@@ -396,6 +396,8 @@ const char *rs_probe_why(int err)
 		return "not attached (prototype unknown to the compile tests)";
 	case -EOPNOTSUPP:
 		return "not built in (no ftrace_regs fprobe or ftrace argument access)";
+	case -ENOEXEC:
+		return "no kprobe on a Thumb-2 kernel (its PUSH emulation can oops)";
 	default:
 		return "failed";
 	}
@@ -448,6 +450,17 @@ static int rs_probe_attach_kprobe(struct rs_probe *p, unsigned int id,
 {
 	const struct rs_krp_handlers *h = &rs_krp_handlers[id];
 
+	/*
+	 * 32-bit arm in Thumb-2: a kprobe emulates the probed instruction,
+	 * and most functions begin with a 16-bit PUSH, which
+	 * t16_emulate_push() runs in inline asm that loads r0-r7 from
+	 * pt_regs while the compiler may keep its pt_regs pointer in r7 (the
+	 * Thumb frame pointer, left out of the clobbers).  7.3 built by gcc
+	 * 12 at -Os does, and its first probe hit stores through the probed
+	 * context's r7: a page domain fault, init killed (docs/arches.md).
+	 */
+	if (IS_ENABLED(CONFIG_THUMB2_KERNEL))
+		return -ENOEXEC;
 	if (p->hook != RS_HOOK_RETURN) {
 		p->kp.symbol_name = p->symbol;
 		p->kp.pre_handler = rs_kp_handlers[id];
