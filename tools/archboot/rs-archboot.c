@@ -112,6 +112,22 @@ static int put(const char *path, const char *s)
 	return n == (ssize_t)strlen(s) ? 0 : -1;
 }
 
+/* the file PATH into BUF (SIZE bytes with the NUL); 0, or -1 if empty */
+static int slurp(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return 0;
+}
+
 /* tracefs mounted, both buffers filtered and on; prints why not */
 static void tracefs_setup(void)
 {
@@ -157,20 +173,13 @@ static void tracefs_clear(void)
 static void tracefs_count(int i, unsigned long *entries, unsigned long *overrun)
 {
 	char path[128], buf[512], *p;
-	ssize_t n;
-	int cpu, fd;
+	int cpu;
 
 	*entries = *overrun = 0;
 	for (cpu = 0; cpu < 64; cpu++) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", tp_dir[i], cpu);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
+		if (slurp(path, buf, sizeof(buf)))
 			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = 0;
 		p = strstr(buf, "entries: ");
 		if (p)
 			*entries += strtoul(p + 9, NULL, 10);
@@ -230,22 +239,15 @@ static void mtake(struct msnap *m, int out)
 {
 	char path[96], buf[32];
 	struct rusage ru;
-	ssize_t n;
-	int i, fd;
+	int i;
 
 	if (out)
 		syscall(__NR_getrusage, RUSAGE_SELF, &ru);
 	for (i = 0; i < NM; i++) {
 		snprintf(path, sizeof(path), "/sys/kernel/retryscope/counters/%s", mname[i]);
 		m->have[i] = 0;
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
+		if (slurp(path, buf, sizeof(buf)))
 			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = 0;
 		m->v[i] = strtoul(buf, NULL, 10);
 		m->have[i] = 1;
 	}
@@ -382,17 +384,10 @@ static unsigned long word(unsigned long page, unsigned long w)
 
 static unsigned long meminfo_kb(const char *key)
 {
-	int fd = open("/proc/meminfo", O_RDONLY);
-	ssize_t n;
 	char *p;
 
-	if (fd < 0)
+	if (slurp("/proc/meminfo", vmbuf, sizeof(vmbuf)))
 		return 0;
-	n = read(fd, vmbuf, sizeof(vmbuf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	vmbuf[n] = 0;
 	p = strstr(vmbuf, key);
 	if (!p)
 		return 0;
