@@ -128,7 +128,7 @@ static __always_inline bool rs_em_first_attempt(unsigned long address,
 	 */
 	if (rs_retry_state(state) || rs_mmap_state(state) ||
 	    (v >> RS_FLAGS_SHIFT) & RS_TF_MAJOR ||
-	    (v >> RS_PAGE_SHIFT == rs_tag(address) &&
+	    (READ_ONCE(slot->page) == rs_tag(address) &&
 	     READ_ONCE(slot->flt) == rs_task_flt()))
 		return false;
 	if (flags & FAULT_FLAG_USER) {
@@ -141,8 +141,8 @@ static __always_inline bool rs_em_first_attempt(unsigned long address,
 		rs_inc_task(RS_vma_lock_success);
 		tf |= RS_TF_VMA;
 	}
-	WRITE_ONCE(slot->word,
-		   rs_word(RS_ST_IN_FAULT, tf, 1, rs_tag(address)));
+	WRITE_ONCE(slot->page, rs_tag(address));
+	WRITE_ONCE(slot->word, rs_word(RS_ST_IN_FAULT, tf, 1));
 	WRITE_ONCE(slot->flt, rs_task_flt());
 	WRITE_ONCE(slot->epoch, READ_ONCE(rs_epoch));
 	return true;

@@ -163,12 +163,6 @@ static int __init rs_check_params(void)
 		       maxactive, RS_MAXACTIVE_LIMIT);
 		return -EINVAL;
 	}
-	/* the per-task state keeps a user page number in 44 bits (no alias) */
-	if ((TASK_SIZE_MAX - 1) >> PAGE_SHIFT > RS_PAGE_MASK) {
-		pr_err("retryscope: user addresses up to %#lx: page numbers do not fit the state's 44 bits\n",
-		       (unsigned long)TASK_SIZE_MAX);
-		return -EOPNOTSUPP;
-	}
 	if (totals_ms && (totals_ms < 10 || totals_ms > 60000)) {
 		pr_err("retryscope: totals_ms=%u: 0 (none) or 10 to 60000\n", totals_ms);
 		return -EINVAL;

@@ -9,14 +9,15 @@
  * task's slot; a later probe on the same task reads it.  A slot's state is
  * one u64, written and read with WRITE_ONCE/READ_ONCE:
  *
- *   63..20 page number of the address (44 bits: every user address of a
- *          64-bit arch, x86's 5-level 56-bit ones included)
  *   19..12 flags (RS_TF_*, the drop site in 19..17)
  *   11..8 state   7..0 attempt (saturates at 255)
  *
- * 0 is no state.  On a 32-bit arch the u64 is read and written in two
- * halves; that is safe because only the task itself reads and writes its
- * word, from probes that do not nest, and its release runs after its end.
+ * and beside it the page number of the fault's address, whole (s390x's
+ * user addresses go up to 2^64 - 4 KiB: 52 bits of page number, more than
+ * the word has room for).  0 is no state.  On a 32-bit arch the u64 is
+ * read and written in two halves; that is safe because only the task
+ * itself reads and writes its word and page, from probes that do not
+ * nest, and its release runs after its end.
  *
  * A slot belongs to one task from its first probe hit to its end: the
  * table is open-addressed by the task_struct pointer, which no two live
@@ -99,18 +100,18 @@ static __always_inline enum rs_drop_site rs_tf_site(unsigned int flags)
 #define RS_STATE_SHIFT	8
 #define RS_FLAGS_SHIFT	12
 #define RS_FLAGS_MASK	0xffU
-#define RS_PAGE_SHIFT	20
-#define RS_PAGE_MASK	GENMASK_ULL(43, 0)
 
 /*
- * One task's slot: its owner, the state word above, for the entry model
- * the task's finished-fault count when its pending attempt started, the
- * counting epoch in which the word was written, and for the lock-wait
- * model the start of its pending mmap_lock request (0: none).  Kept
- * together so that a hook touches one cache line.
+ * One task's slot: its owner, the state word above and its page number,
+ * for the entry model the task's finished-fault count when its pending
+ * attempt started, the counting epoch in which the word was written, and
+ * for the lock-wait model the start of its pending mmap_lock request (0:
+ * none).  Kept together (40 bytes on a 64-bit arch): a hook touches one
+ * cache line, or two.
  */
 struct rs_slot {
 	unsigned long owner;	/* the task_struct, 0, or RS_OWNER_FREE */
+	unsigned long page;	/* the word's page number (rs_tag()) */
 	u64 word;
 	u64 lock_start;
 	u32 flt;
@@ -159,7 +160,7 @@ struct rs_task_state {
 	unsigned int state;
 	unsigned int flags;	/* RS_TF_* */
 	unsigned int attempt;
-	u64 tag;		/* the page number the state is about */
+	unsigned long tag;	/* the page number the state is about */
 	bool mine;		/* the slot held a state of this task */
 };
 
@@ -167,9 +168,9 @@ struct rs_task_state {
  * The slot helpers are inline: every fault runs them, from handlers that
  * have been kept to one call into the module (docs/overhead.md).
  */
-static __always_inline u64 rs_tag(unsigned long address)
+static __always_inline unsigned long rs_tag(unsigned long address)
 {
-	return (u64)(address >> PAGE_SHIFT) & RS_PAGE_MASK;
+	return address >> PAGE_SHIFT;
 }
 
 /* @owner's slot, or NULL if it has none. */
@@ -208,10 +209,9 @@ static __always_inline unsigned int rs_word_state(u64 v)
 }
 
 static __always_inline u64 rs_word(unsigned int state, unsigned int flags,
-				   unsigned int attempt, u64 tag)
+				   unsigned int attempt)
 {
-	return (tag & RS_PAGE_MASK) << RS_PAGE_SHIFT |
-	       (u64)(flags & RS_FLAGS_MASK) << RS_FLAGS_SHIFT |
+	return (u64)(flags & RS_FLAGS_MASK) << RS_FLAGS_SHIFT |
 	       (u64)(state & 0xf) << RS_STATE_SHIFT |
 	       min(attempt, RS_ATTEMPT_MAX);
 }
@@ -235,7 +235,7 @@ static __always_inline bool rs_state_get(struct rs_task_state *ts,
 		ts->state = rs_word_state(v);
 		ts->flags = (v >> RS_FLAGS_SHIFT) & RS_FLAGS_MASK;
 		ts->attempt = v & RS_ATTEMPT_MAX;
-		ts->tag = v >> RS_PAGE_SHIFT;
+		ts->tag = READ_ONCE(slot->page);
 		if (unlikely(READ_ONCE(slot->epoch) != READ_ONCE(rs_epoch)))
 			ts->flags &= ~(RS_TF_COUNTED | RS_TF_MAJOR);
 	} else {
@@ -249,8 +249,8 @@ static __always_inline bool rs_state_get(struct rs_task_state *ts,
 
 static __always_inline void rs_state_set(const struct rs_task_state *ts)
 {
-	WRITE_ONCE(ts->slot->word, rs_word(ts->state, ts->flags, ts->attempt,
-					   ts->tag));
+	WRITE_ONCE(ts->slot->page, ts->tag);
+	WRITE_ONCE(ts->slot->word, rs_word(ts->state, ts->flags, ts->attempt));
 	WRITE_ONCE(ts->slot->epoch, READ_ONCE(rs_epoch));
 }
 
