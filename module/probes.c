@@ -64,9 +64,18 @@ enum rs_probe_id {
 	RS_NR_PROBES
 };
 
-static DEFINE_PER_CPU(u64 [RS_NR_PROBES], rs_probe_hits);
+/*
+ * Not static: on s390x a module's static per-CPU variable is addressed
+ * PC-relative (larl), and on the 7.3 s390x boot (boot-arches --module) that
+ * address came out 4 GiB below the module's per-CPU copy, so the first
+ * per_cpu() read of one oopsed (docs/arches.md).  An external symbol goes
+ * through the GOT, as rs_stats does, which that boot read right.
+ */
+DECLARE_PER_CPU(u64 [RS_NR_PROBES], rs_probe_hits);
+DEFINE_PER_CPU(u64 [RS_NR_PROBES], rs_probe_hits);
 /* ftrace_ops hooks skipped on recursion (kprobes and fprobes count their own) */
-static DEFINE_PER_CPU(u64 [RS_NR_PROBES], rs_probe_missed);
+DECLARE_PER_CPU(u64 [RS_NR_PROBES], rs_probe_missed);
+DEFINE_PER_CPU(u64 [RS_NR_PROBES], rs_probe_missed);
 
 static __always_inline void rs_hit(enum rs_probe_id id)
 {
