@@ -671,6 +671,26 @@ selftests_toolchain() {
 	fi
 }
 
+# irelative_stray FILE: the R_*_IRELATIVE addends of FILE (a static
+# executable with its .symtab; RELA relocations, as on loongarch64) that
+# are not the address of a FUNC or IFUNC symbol, one hex address a line;
+# nothing when each points at the start of a function, as an IFUNC
+# resolver's address must.  lld 19.1.7 left every one 4 bytes past its
+# resolver on loongarch64 (see selftests_toolchain); scripts/build-selftests
+# refuses such a test.  Reads readelf -rW and -sW (any binutils: the
+# output is generic); fails when readelf does (under pipefail, which the
+# scripts set).
+irelative_stray() {
+	{ readelf -rW "$1" && echo '@rs-symtab' && readelf -sW "$1"; } | awk '
+		$0 == "@rs-symtab" { sym = 1; next }
+		!sym && $3 ~ /_IRELATIVE$/ { a[$NF] = 1 }
+		sym && ($4 == "FUNC" || $4 == "IFUNC") { v = $2; sub(/^0+/, "", v); s[v] = 1 }
+		END {
+			if (!sym) exit 2
+			for (x in a) { y = x; sub(/^0+/, "", y); if (!(y in s)) print x }
+		}' | LC_ALL=C sort
+}
+
 # apt_install_missing PKG...: install those of the Debian packages that are
 # not installed (as root; not root: say so and return 1), and say which, or
 # that all were there.  Returns 1 when the install failed.  scripts/setup's
