@@ -619,12 +619,14 @@ archboot_qemu() {
 # kernel's ARCH, for headers_install), st_libc (the static libc.a it links),
 # st_pkgs (the Debian packages that give the compiler and libc.a),
 # st_debarch (Debian's name of the arch: scripts/userland's --arch for the
-# static libnuma, libcap and liburing), st_missing (what is missing, when
-# the arch cannot be built here: the row says it).
+# static libnuma, libcap and liburing), st_ld (a linker of trixie's that
+# scripts/build-selftests fetches first, when there is one: loongarch),
+# st_missing (what is missing, when the arch cannot be built here: the row
+# says it).
 # shellcheck disable=SC2034 # the st_* variables are its result
 selftests_toolchain() {
 	local triple='' libcarch=''
-	st_cc=() st_missing='' st_debarch=''
+	st_cc=() st_missing='' st_debarch='' st_ld=''
 	case $1 in
 	x86_64) st_march=x86_64 st_karch=x86 st_debarch=amd64 ;;
 	arm64) triple=aarch64-linux-gnu libcarch=arm64 st_march=arm64 st_karch=arm64 st_debarch=arm64 ;;
@@ -636,14 +638,28 @@ selftests_toolchain() {
 		# bookworm has no libc6-dev-loong64-cross (nor a loongarch gcc):
 		# trixie's (glibc 2.41) and its libgcc-14-dev-loong64-cross,
 		# extracted under build/selftests/sysroot-loong64 by
-		# scripts/build-selftests, with clang-19; -mno-lsx: the
-		# tinyconfig kernel has no CPU_HAS_LSX (glibc picks its LSX
-		# routines by HWCAP)
+		# scripts/build-selftests, with clang-19.
+		# The linker is GNU ld (st_ld: trixie's
+		# binutils-loongarch64-linux-gnu 2.44, unpacked under
+		# build/selftests/binutils-loong64 by scripts/build-selftests
+		# and run through trixie's ld.so), not Debian's lld 19.1.7: lld
+		# deletes the 4-byte R_LARCH_ALIGN nop that begins each of
+		# libc.a's IFUNC resolvers but writes the R_LARCH_IRELATIVE
+		# addend for the resolver's old address, 4 bytes into it, so
+		# static startup (apply_irel) enters memset_ifunc past its
+		# pcalau12i and dies of SIGBUS (llvm/llvm-project PR #179063,
+		# "[ELF] Fix IRELATIVE addend if the resolver address is
+		# updated by linker relaxation"; -Wl,--no-relax does not help).
+		# No -mno-lsx: libc.a itself uses LSX outside its HWCAP-picked
+		# string routines (__libc_setup_tls starts with a vld), so the
+		# kernel needs CPU_HAS_LSX (configs/arches/loongarch.config)
+		# whatever the tests are compiled with.
 		local sr=$RS_BUILD/selftests/sysroot-loong64
-		st_march=loongarch64 st_karch=loongarch st_pkgs=(clang-19 lld-19)
+		st_march=loongarch64 st_karch=loongarch st_pkgs=(clang-19)
 		st_libc=$sr/usr/loongarch64-linux-gnu/lib/libc.a
+		st_ld=$RS_BUILD/selftests/binutils-loong64/bin/loongarch64-linux-gnu-ld
 		st_cc=("$(llvm_prefix)clang" --target=loongarch64-linux-gnu --sysroot="$sr" --gcc-toolchain="$sr/usr"
-			-fuse-ld=lld -mno-lsx)
+			--ld-path="$st_ld")
 		[ -n "$(llvm_prefix)" ] || st_missing="clang-19 (Debian has no loongarch gcc; scripts/setup installs clang-19 lld-19)"
 		return ;;
 	*) die "selftests_toolchain: unknown arch '$1'" ;;
@@ -653,6 +669,26 @@ selftests_toolchain() {
 	else
 		st_cc=("$triple-gcc") st_pkgs=("gcc-$triple" "libc6-dev-$libcarch-cross") st_libc=/usr/$triple/lib/libc.a
 	fi
+}
+
+# irelative_stray FILE: the R_*_IRELATIVE addends of FILE (a static
+# executable with its .symtab; RELA relocations, as on loongarch64) that
+# are not the address of a FUNC or IFUNC symbol, one hex address a line;
+# nothing when each points at the start of a function, as an IFUNC
+# resolver's address must.  lld 19.1.7 left every one 4 bytes past its
+# resolver on loongarch64 (see selftests_toolchain); scripts/build-selftests
+# refuses such a test.  Reads readelf -rW and -sW (any binutils: the
+# output is generic); fails when readelf does (under pipefail, which the
+# scripts set).
+irelative_stray() {
+	{ readelf -rW "$1" && echo '@rs-symtab' && readelf -sW "$1"; } | awk '
+		$0 == "@rs-symtab" { sym = 1; next }
+		!sym && $3 ~ /_IRELATIVE$/ { a[$NF] = 1 }
+		sym && ($4 == "FUNC" || $4 == "IFUNC") { v = $2; sub(/^0+/, "", v); s[v] = 1 }
+		END {
+			if (!sym) exit 2
+			for (x in a) { y = x; sub(/^0+/, "", y); if (!(y in s)) print x }
+		}' | LC_ALL=C sort
 }
 
 # apt_install_missing PKG...: install those of the Debian packages that are
@@ -703,6 +739,26 @@ trixie_apt() {
 	step "apt-get update for $* (APT state in ${dir#"$RS_BUILD"/})"
 	apt-get "${trixie_apt_opts[@]}" update >"$dir/update.log" 2>&1 ||
 		die "apt-get update of $* failed ($dir/update.log)"
+}
+
+# trixie_wrapper ROOT BINARY WRAPPER [COMMENT]: write WRAPPER, a sh script
+# that runs ROOT/BINARY (a trixie x86_64 program unpacked under ROOT with
+# dpkg-deb -x, and trixie's libc6 with it: bookworm's glibc 2.36 is too
+# old for it) through ROOT's own ld.so, with ROOT's x86_64 library
+# directory first and bookworm's after it (--library-path; ld.so's cache
+# and default directories still apply).  --argv0 keeps the program's name
+# in its messages.  COMMENT, when given, goes into the script's header.
+trixie_wrapper() {
+	local root=$1 bin=$2 wrapper=$3 comment=${4:-}
+	mkdir -p "$(dirname "$wrapper")"
+	{
+		echo '#!/bin/sh'
+		[ -z "$comment" ] || printf '# %s\n' "$comment"
+		# shellcheck disable=SC2016 # $0 and $@ are the wrapper's
+		printf 'exec "%s" --argv0 "$0" --library-path "%s" "%s" "$@"\n' \
+			"$root/usr/lib64/ld-linux-x86-64.so.2" "$root/usr/lib/x86_64-linux-gnu" "$root/${bin#/}"
+	} >"$wrapper"
+	chmod +x "$wrapper"
 }
 
 # archboot_block FILE: the result block the guest printed on its console
