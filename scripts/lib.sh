@@ -846,9 +846,11 @@ archboot_verdict() {
 # the kernel and the process did: vma_lock_success, _abort and _retry
 # equal to /proc/vmstat's deltas, user_faults - faults_abandoned to
 # getrusage()'s minflt + majflt, major_faults to majflt, its mmap_lock
-# read and write acquisitions (acquire + trylock) to the
+# read and write acquisitions (acquire + trylock) to the init's
 # mmap_lock_acquire_returned events tracefs itself counted (tp_read,
-# tp_write; none lost), no probe missed and no per-task slot short; no report in the kernel log (a WARNING, BUG,
+# tp_write, pid 1: the module counts a task's requests on its own mm; none
+# lost; other tasks', tp_other, are shown), no probe missed and no
+# per-task slot short; no report in the kernel log (a WARNING, BUG,
 # Oops, or a work queued on a deprecated workqueue: "kernel log FAIL").
 # And where the retries went, as
 # archboot_verdict expects for VARIANT: on stock none kept on the VMA lock
@@ -920,6 +922,8 @@ archboot_module_verdict() {
 			kept) [ "$kept" -gt 0 ] && [ "$fb" = 0 ] || why+=" expected retries kept and no fallback after I/O, $kept kept, $fb fell back;" ;;
 			esac
 			k="vma_lock_retry=${cnt[m.vma_lock_retry]} faults=$((mn + mj)) major=$mj mmap_lock_read=${cnt[m.mmap_lock_read_acquire]} kept=$kept fallbacks_after_io=$fb"
+			# other tasks' acquisitions (a kernel thread's on init_mm): shown, not the module's
+			[ -z "${cnt[tp_other]:-}" ] || [ "${cnt[tp_other]}" = 0 ] || k+=" other_tasks_mmap_lock=${cnt[tp_other]}"
 			if [ -z "$why" ]; then
 				echo "$P ok $k: module = /proc/vmstat and getrusage, as expected for $variant ($want)"
 			else

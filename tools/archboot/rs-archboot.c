@@ -35,10 +35,12 @@
  * (/sys/kernel/retryscope/counters) and the process's getrusage() faults
  * over the same interval as the /proc/vmstat deltas: phase=NAME@BACKEND
  * lines.  Beside them the mmap_lock tracepoint counted by tracefs itself:
- * mmap_lock_acquire_returned events with success, filtered to read
- * acquisitions in the top buffer and to write ones in the instance "w";
- * each buffer's entries over the phase (tp_read, tp_write; and their
- * overruns, which must be 0).  The kernel's retryscope lines of each load,
+ * mmap_lock_acquire_returned events with success, the init's own (pid 1,
+ * the guest's one process: the module counts a task's requests on its own
+ * mm) filtered to read acquisitions in the top buffer and to write ones in
+ * the instance "w", and every other task's in the instance "o" (a kernel
+ * thread's on init_mm, say); each buffer's entries over the phase
+ * (tp_read, tp_write, tp_other; and their overruns, which must be 0).  The kernel's retryscope lines of each load,
  * and its warnings, are printed as "klog" lines.
  */
 #include <linux/fs.h>
@@ -53,6 +55,7 @@
 #define RA_MIB 16
 #define RND_OFF_MIB 32	/* random: MiB 32..48 */
 #define RND_MIB 16
+#define NTP 3		/* tracefs buffers (tp_dir) */
 #define SWAP_SAMPLED 2048 /* swap: the first pages read back, sampled one by one */
 
 static char vmbuf[65536];
@@ -88,7 +91,7 @@ struct msnap {
 	unsigned long v[NM];
 	int have[NM];
 	unsigned long minflt, majflt;
-	unsigned long tp[2], tp_overrun[2];	/* tracefs: read, write */
+	unsigned long tp[NTP], tp_overrun[NTP];	/* tracefs: read, write, other */
 };
 
 static int with_module;	/* the phases read the module's counters too */
@@ -96,8 +99,11 @@ static int swap_on;
 static int have_tracefs;	/* tracefs counts the mmap_lock events */
 
 #define TRACEFS "/sys/kernel/tracing"
-/* the two buffers: read acquisitions (top), write ones (instance "w") */
-static const char *const tp_dir[2] = { TRACEFS, TRACEFS "/instances/w" };
+/* the buffers: the init's read acquisitions (top), its write ones
+ * (instance "w"), other tasks' (instance "o") */
+static const char *const tp_dir[NTP] = {
+	TRACEFS, TRACEFS "/instances/w", TRACEFS "/instances/o"
+};
 
 /* write S to the file PATH; 0 or -1 */
 static int put(const char *path, const char *s)
@@ -131,16 +137,21 @@ static int slurp(const char *path, char *buf, size_t size)
 /* tracefs mounted, both buffers filtered and on; prints why not */
 static void tracefs_setup(void)
 {
-	static const char *const filter[2] = { "write==0 && success==1", "write==1 && success==1" };
+	static const char *const filter[NTP] = {
+		"write==0 && success==1 && common_pid==1",
+		"write==1 && success==1 && common_pid==1",
+		"success==1 && common_pid!=1",
+	};
 	char path[128];
 	int i;
 
 	if (mount("tracefs", TRACEFS, "tracefs", 0, NULL) ||
-	    (mkdir(TRACEFS "/instances/w", 0755) && errno != EEXIST)) {
+	    (mkdir(tp_dir[1], 0755) && errno != EEXIST) ||
+	    (mkdir(tp_dir[2], 0755) && errno != EEXIST)) {
 		printf("rs-archboot: tracefs: not available (errno %d)\n", errno);
 		return;
 	}
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < NTP; i++) {
 		snprintf(path, sizeof(path), "%s/buffer_size_kb", tp_dir[i]);
 		if (put(path, "4096"))
 			goto fail;
@@ -163,7 +174,7 @@ static void tracefs_clear(void)
 	char path[128];
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < NTP; i++) {
 		snprintf(path, sizeof(path), "%s/trace", tp_dir[i]);
 		put(path, "");
 	}
@@ -282,7 +293,7 @@ static void phase_end(struct phase *ph)
 	take(&ph->b);
 	if (with_module)
 		mtake(&ph->mb, 1);
-	for (i = 0; with_module && have_tracefs && i < 2; i++)
+	for (i = 0; with_module && have_tracefs && i < NTP; i++)
 		tracefs_count(i, &ph->mb.tp[i], &ph->mb.tp_overrun[i]);
 }
 
@@ -324,10 +335,11 @@ static void report(struct phase *ph)
 				printf(" m.%s=-", mname[i]);
 		}
 		if (have_tracefs)
-			printf(" tp_read=%lu tp_write=%lu tp_overrun=%lu", ph->mb.tp[0],
-			       ph->mb.tp[1], ph->mb.tp_overrun[0] + ph->mb.tp_overrun[1]);
+			printf(" tp_read=%lu tp_write=%lu tp_other=%lu tp_overrun=%lu",
+			       ph->mb.tp[0], ph->mb.tp[1], ph->mb.tp[2],
+			       ph->mb.tp_overrun[0] + ph->mb.tp_overrun[1] + ph->mb.tp_overrun[2]);
 		else
-			printf(" tp_read=- tp_write=- tp_overrun=-");
+			printf(" tp_read=- tp_write=- tp_other=- tp_overrun=-");
 	}
 	printf("\n");
 }
