@@ -922,7 +922,7 @@ archboot_module_verdict() {
 			kept) [ "$kept" -gt 0 ] && [ "$fb" = 0 ] || why+=" expected retries kept and no fallback after I/O, $kept kept, $fb fell back;" ;;
 			esac
 			k="vma_lock_retry=${cnt[m.vma_lock_retry]} faults=$((mn + mj)) major=$mj mmap_lock_read=${cnt[m.mmap_lock_read_acquire]} kept=$kept fallbacks_after_io=$fb"
-			# other tasks' acquisitions (a kernel thread's on init_mm): shown, not the module's
+			# other tasks' acquisitions (a kernel thread's on init_mm, say): shown, not the module's
 			[ -z "${cnt[tp_other]:-}" ] || [ "${cnt[tp_other]}" = 0 ] || k+=" other_tasks_mmap_lock=${cnt[tp_other]}"
 			if [ -z "$why" ]; then
 				echo "$P ok $k: module = /proc/vmstat and getrusage, as expected for $variant ($want)"

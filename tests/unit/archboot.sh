@@ -92,7 +92,7 @@ broken "module: tracefs saw one mmap_lock read more: FAIL" '/phase=random@kprobe
 	"module mmap_lock read acquire + trylock 4096 + 0 != tracefs's 4097"
 broken "module: tracefs lost events: FAIL" '/phase=swap@auto/s/ tp_overrun=0/ tp_overrun=12/' "tracefs lost 12 events (overrun)"
 # 10 write acquisitions of another task (a riscv64 rfc boot had them: a
-# kernel thread's on init_mm, which the module does not count) are shown
+# kernel thread's on init_mm, say; whose was not established) are shown
 v=$(archboot_module_verdict rfc "$(sed '/phase=readahead@auto/s/ tp_overrun=0/ tp_other=10 tp_overrun=0/' <<<"$mod")")
 t "module: other tasks' mmap_lock acquisitions shown, not counted against it" "$?:$(grep -o '^readahead@auto ok .*other_tasks_mmap_lock=10' <<<"$v" | cut -d' ' -f1,2)" "0:readahead@auto ok"
 v=$(archboot_module_verdict rfc "${mod/module backend=kprobe loaded/module backend=kprobe refused errno=2}")
