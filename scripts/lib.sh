@@ -849,11 +849,11 @@ archboot_verdict() {
 # read and write acquisitions (acquire + trylock) to the init's
 # mmap_lock_acquire_returned events tracefs itself counted (tp_read,
 # tp_write, pid 1: the module counts a task's requests on its own mm; none
-# lost; other tasks', tp_other, are shown), no probe missed and no
-# per-task slot short; no report in the kernel log (a WARNING, BUG,
-# Oops, or a work queued on a deprecated workqueue: "kernel log FAIL").
-# And where the retries went, as
-# archboot_verdict expects for VARIANT: on stock none kept on the VMA lock
+# lost; other tasks', tp_other, are shown), no probe missed, no per-task
+# slot short and every page read back right; no report in the kernel log
+# (a WARNING, BUG, Oops, or a work queued on a deprecated workqueue:
+# "kernel log FAIL").  And where the retries went, as archboot_verdict
+# expects for VARIANT: on stock none kept on the VMA lock
 # (retry_kept_vma_lock 0) and some fell back after I/O
 # (fallback_after_file_io + fallback_after_swap_io > 0), each taking
 # mmap_lock for read (mmap_lock_read_acquire, from the mmap_lock
@@ -882,7 +882,7 @@ archboot_module_verdict() {
 			P=$ph@$b why=''
 			cnt=()
 			while IFS='=' read -r k m; do cnt[$k]=$m; done < <(awk -v p="phase=$P" '$1 == p { for (i = 2; i <= NF; i++) print $i }' <<<"$block")
-			for k in vma_lock_success vma_lock_abort vma_lock_retry minflt majflt m.vma_lock_success m.vma_lock_abort \
+			for k in bad vma_lock_success vma_lock_abort vma_lock_retry minflt majflt m.vma_lock_success m.vma_lock_abort \
 				m.vma_lock_retry m.user_faults m.faults_abandoned m.major_faults m.probe_nmissed m.state_table_full \
 				m.retry_kept_vma_lock m.fallback_after_file_io m.fallback_after_swap_io m.mmap_lock_read_acquire \
 				m.mmap_lock_read_trylock m.mmap_lock_write_acquire m.mmap_lock_write_trylock tp_read tp_write tp_overrun; do
@@ -900,6 +900,7 @@ archboot_module_verdict() {
 			[ "$((${cnt[m.user_faults]} - ${cnt[m.faults_abandoned]}))" = "$((mn + mj))" ] ||
 				why+=" module user_faults - faults_abandoned ${cnt[m.user_faults]} - ${cnt[m.faults_abandoned]} != getrusage minflt + majflt $mn + $mj;"
 			[ "${cnt[m.major_faults]}" = "$mj" ] || why+=" module major_faults ${cnt[m.major_faults]} != getrusage majflt $mj;"
+			[ "${cnt[bad]}" = 0 ] || why+=" ${cnt[bad]} pages read back wrong;"
 			[ "${cnt[m.probe_nmissed]}" = 0 ] || why+=" probe_nmissed ${cnt[m.probe_nmissed]};"
 			[ "${cnt[tp_overrun]}" = 0 ] || why+=" tracefs lost ${cnt[tp_overrun]} events (overrun);"
 			[ "$((${cnt[m.mmap_lock_read_acquire]} + ${cnt[m.mmap_lock_read_trylock]}))" = "${cnt[tp_read]}" ] ||

@@ -90,6 +90,7 @@ broken "module: a major fault more than getrusage: FAIL" '/phase=random@auto/s/ 
 	"module user_faults - faults_abandoned 4096 - 0 != getrusage minflt + majflt 0 + 4095; module major_faults 4096 != getrusage majflt 4095"
 broken "module: tracefs saw one mmap_lock read more: FAIL" '/phase=random@kprobe/s/ tp_read=4096/ tp_read=4097/' \
 	"module mmap_lock read acquire + trylock 4096 + 0 != tracefs's 4097"
+broken "module: pages read back wrong under the module: FAIL" '/phase=swap@kprobe/s/ bad=0 / bad=2 /' "2 pages read back wrong"
 broken "module: tracefs lost events: FAIL" '/phase=swap@auto/s/ tp_overrun=0/ tp_overrun=12/' "tracefs lost 12 events (overrun)"
 # 10 write acquisitions of another task (a riscv64 rfc boot had them: a
 # kernel thread's on init_mm, say; whose was not established) are shown
